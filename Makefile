@@ -1,0 +1,38 @@
+# The two commands a new machine needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench simulate clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# Re-install whenever pyproject.toml changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tablee simulate --game contrecarte --players 4 --seed 1
+
+simulate: $(STAMP)
+	$(BIN)/tablee simulate --game contrecarte --players 4 --seed 1
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/python bench/engines.py
+
+clean:
+	rm -rf $(VENV) var

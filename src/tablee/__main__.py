@@ -1,0 +1,3 @@
+from tablee.cli import main
+
+raise SystemExit(main())

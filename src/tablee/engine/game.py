@@ -1,0 +1,192 @@
+"""The game-agnostic contract every game implements (DESIGN.md, "The engine contract").
+
+A game is an object without state of its own: the state is a frozen dataclass of plain values that
+every method takes and ``apply`` replaces. ``BaseGame`` holds what every game does the same way
+(argument checks, options, JSON, event visibility); a game module subclasses it and implements the
+``_new``/``_apply`` hooks and the read-only methods.
+
+Events are dicts with a ``type``. An event carrying ``"to": [seats]`` is seen only by those seats
+(a card drawn, a card peeked at); without ``to`` it is public. ``visible_events`` strips ``to``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+
+from .errors import IllegalAction, InvalidOptions
+from .options import OptionSet, OptionSpec
+from .serial import from_jsonable, to_jsonable
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+S = TypeVar("S")
+
+
+@runtime_checkable
+class Game(Protocol):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def new(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int | str | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> Any: ...
+    def players(self, state: Any) -> int: ...
+    def to_act(self, state: Any) -> tuple[int, ...]: ...
+    def legal_actions(self, state: Any, seat: int) -> list[Action]: ...
+    def apply(self, state: Any, seat: int, action: Any) -> tuple[Any, list[Event]]: ...
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+    def auto_action(self, state: Any, seat: int) -> Action: ...
+    def is_over(self, state: Any) -> bool: ...
+    def outcome(self, state: Any) -> dict[str, Any] | None: ...
+    def to_json(self, state: Any) -> dict[str, Any]: ...
+    def from_json(self, data: Mapping[str, Any]) -> Any: ...
+    def deck(self, players: int, options: Mapping[str, Any] | None = None) -> list[str]: ...
+    def cards(self, state: Any) -> list[str]: ...
+    def hidden(self, state: Any, seat: int | None) -> frozenset[str]: ...
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]: ...
+    def describe(self) -> dict[str, Any]: ...
+
+
+class BaseGame(ABC, Generic[S]):
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    state_type: ClassVar[type]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: one line of French for the lobby
+    summary: ClassVar[str] = ""
+
+    # -- construction -------------------------------------------------------------------------
+
+    def new(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int | str | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> S:
+        self.check_players(players)
+        opts = self.normalize_options(options)
+        return self._new(players, opts, 0 if seed is None else seed, deck)
+
+    @abstractmethod
+    def _new(
+        self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
+    ) -> S: ...
+
+    def check_players(self, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidOptions("players", f"must be a whole number, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                "players",
+                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
+                f" not {players}",
+            )
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        return OptionSet(self.option_specs).normalize(options)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [s.describe() for s in self.option_specs],
+        }
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def apply(self, state: S, seat: int, action: Any) -> tuple[S, list[Event]]:
+        """Checks what every game checks the same way, then hands over to ``_apply``."""
+        n = self.players(state)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise IllegalAction(f"there is no seat {seat!r} at this table", "bad_action")
+        if not isinstance(action, dict):
+            raise IllegalAction("an action is an object with a 'type'", "bad_action")
+        kind = action.get("type")
+        if not isinstance(kind, str):
+            raise IllegalAction("an action needs a 'type' (a string)", "bad_action")
+        if self.is_over(state):
+            raise IllegalAction("the game is over", "game_over")
+        return self._apply(state, seat, action)
+
+    @abstractmethod
+    def _apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]: ...
+
+    def reject(self, state: S, seat: int, action: Action) -> IllegalAction:
+        """The error for an action not in ``legal_actions``, as precise as the generic level can
+        be; games raise more specific reasons before falling back on this."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            return IllegalAction("it is not your turn", "not_your_turn")
+        types = sorted({a["type"] for a in legal})
+        if action.get("type") not in types:
+            return IllegalAction(
+                f"you cannot {action.get('type')!r} now; you may: {', '.join(types)}"
+            )
+        return IllegalAction(f"illegal {action.get('type')}: {_describe(action)}")
+
+    # -- the rest of the contract ---------------------------------------------------------------
+
+    @abstractmethod
+    def players(self, state: S) -> int: ...
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]: ...
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+    @abstractmethod
+    def auto_action(self, state: S, seat: int) -> Action: ...
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+    @abstractmethod
+    def outcome(self, state: S) -> dict[str, Any] | None: ...
+    @abstractmethod
+    def deck(self, players: int, options: Mapping[str, Any] | None = None) -> list[str]:
+        """The full deck the game is dealt from (for stacked-deck checks and conservation)."""
+
+    @abstractmethod
+    def cards(self, state: S) -> list[str]:
+        """Every card of the state, wherever it lies (hands, piles, tricks, chien...)."""
+
+    @abstractmethod
+    def hidden(self, state: S, seat: int | None) -> frozenset[str]:
+        """Card names ``seat`` may not see: every copy of them lies where that seat cannot look.
+        ``seat=None``: a spectator. The conformance suite checks views and events against it."""
+
+    def to_json(self, state: S) -> dict[str, Any]:
+        data = to_jsonable(state)
+        assert isinstance(data, dict)
+        return data
+
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        return from_jsonable(self.state_type, data)  # type: ignore[no-any-return]
+
+
+def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
+    """The events ``seat`` may see (``None``: a spectator), without their ``to`` field."""
+    out = []
+    for e in events:
+        to = e.get("to")
+        if to is None:
+            out.append(e)
+        elif seat is not None and seat in to:
+            out.append({k: v for k, v in e.items() if k != "to"})
+    return out
+
+
+def _describe(action: Action) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in action.items() if k != "type") or "no details"

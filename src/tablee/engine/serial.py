@@ -1,0 +1,87 @@
+"""JSON codec for game states: frozen dataclasses of plain values, rebuilt from their type hints.
+
+A state is plain data so that it can be stored, replayed and handed to bots. Supported field types:
+``int``, ``str``, ``bool``, ``float``, ``None``, ``X | None``, ``tuple[X, ...]``, ``tuple[X, Y]``,
+``dict[str, X]``, ``frozenset[X]`` (as a sorted list), ``Enum`` (by value) and nested dataclasses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import types
+import typing
+from typing import Any
+
+
+def to_jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in _fields(type(value))}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, frozenset | set):
+        return sorted(to_jsonable(v) for v in value)
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    return value
+
+
+def from_jsonable(tp: Any, data: Any) -> Any:
+    return _decoder(tp)(data)
+
+
+@functools.cache
+def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    return dataclasses.fields(cls)
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+@functools.cache
+def _decoder(tp: Any) -> typing.Callable[[Any], Any]:
+    if tp is Any:
+        return lambda d: d
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        hints = _hints(tp)
+        decs = [(f.name, _decoder(hints[f.name])) for f in _fields(tp)]
+        cls = tp
+
+        def dec_dc(d: Any) -> Any:
+            return cls(**{name: dec(d[name]) for name, dec in decs})
+
+        return dec_dc
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp
+    if tp in (int, str, bool, float, type(None)):
+        return lambda d: d
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        non_none = [a for a in args if a is not type(None)]
+        if len(non_none) == 1:
+            inner = _decoder(non_none[0])
+            return lambda d: None if d is None else inner(d)
+        return lambda d: d
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _decoder(args[0])
+            return lambda d: tuple(item(x) for x in d)
+        decs_t = [_decoder(a) for a in args]
+        return lambda d: tuple(dec(x) for dec, x in zip(decs_t, d, strict=True))
+    if origin is frozenset:
+        item = _decoder(args[0])
+        return lambda d: frozenset(item(x) for x in d)
+    if origin is dict:
+        key_t, val_t = args
+        kdec = int if key_t is int else (lambda k: k)
+        vdec = _decoder(val_t)
+        return lambda d: {kdec(k): vdec(v) for k, v in d.items()}
+    if origin is typing.Literal:
+        return lambda d: d
+    raise TypeError(f"state field type {tp!r} is not supported by the state codec")

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from tablee.engine import (
+    IllegalAction,
+    InvalidOptions,
+    OptionSpec,
+    UnknownGame,
+    get_game,
+    visible_events,
+)
+from tablee.engine.options import OptionSet
+from tablee.engine.secrecy import leaks
+from tablee.engine.serial import from_jsonable, to_jsonable
+
+
+def test_unknown_game_lists_the_known_ones() -> None:
+    with pytest.raises(UnknownGame) as err:
+        get_game("poker")
+    assert "poker" in str(err.value) and "known games" in str(err.value)
+
+
+def test_illegal_action_is_a_value_error_with_a_reason() -> None:
+    err = IllegalAction("you must follow hearts")
+    assert isinstance(err, ValueError)
+    assert err.reason == "you must follow hearts" and err.code == "illegal_action"
+
+
+def test_options_fill_defaults_and_name_the_bad_field() -> None:
+    specs = OptionSet(
+        (
+            OptionSpec("target", "int", 2000, "Objectif", min=500, max=5000),
+            OptionSpec("blind", "bool", False, "À l'aveugle"),
+        )
+    )
+    assert specs.normalize({}) == {"target": 2000, "blind": False}
+    with pytest.raises(InvalidOptions) as err:
+        specs.normalize({"target": 10})
+    assert err.value.field == "target" and "at least 500" in str(err.value)
+    with pytest.raises(InvalidOptions, match="unknown option"):
+        specs.normalize({"colour": 1})
+    with pytest.raises(InvalidOptions, match="true or false"):
+        specs.normalize({"blind": 1})
+
+
+@dataclass(frozen=True)
+class Inner:
+    cards: tuple[str, ...]
+    owner: int | None
+
+
+@dataclass(frozen=True)
+class Outer:
+    hands: tuple[tuple[str, ...], ...]
+    inner: Inner
+    scores: dict[str, int]
+    known: frozenset[str]
+    pair: tuple[int, str]
+
+
+def test_state_codec_round_trip() -> None:
+    s = Outer((("AS", "KH"), ()), Inner(("7C",), None), {"a": 1}, frozenset({"b", "a"}), (1, "x"))
+    data = to_jsonable(s)
+    assert data["known"] == ["a", "b"]
+    assert from_jsonable(Outer, data) == s
+
+
+def test_visible_events_filters_and_strips_recipients() -> None:
+    events = [{"type": "drew", "seat": 1, "card": "G7", "to": [1]}, {"type": "drew", "seat": 1}]
+    assert visible_events(events, 1) == [{"type": "drew", "seat": 1, "card": "G7"}, events[1]]
+    assert visible_events(events, 0) == [events[1]]
+    assert visible_events(events, None) == [events[1]]
+
+
+def test_leaks_finds_cards_in_keys_and_nested_values() -> None:
+    assert leaks({"hand": ["AS"], "x": {"KH": 1}}, {"KH", "QD"}) == {"KH"}
+    assert leaks({"hand": ["AS"]}, {"KH"}) == set()

@@ -1,0 +1,149 @@
+"""The invariants every registered game must keep, as reusable checks.
+
+``test_conformance.py`` runs them on random playouts of every game; the checks live here so that a
+test can also feed them a deliberately broken game and see them fail.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from tablee.engine import Game, IllegalAction, replay, visible_events
+from tablee.engine.secrecy import leaks
+
+MAX_STEPS = 30_000
+
+
+def canonical(game: Game, state: Any) -> str:
+    return json.dumps(game.to_json(state), sort_keys=True)
+
+
+def check_views(
+    game: Game, state: Any, players: int, events: list[dict[str, Any]] | None = None
+) -> None:
+    """No seat's view or events name a card it may not see; a spectator sees no hand."""
+    for seat in [*range(players), None]:
+        view = game.view(state, seat)
+        json.dumps(view)  # JSON-able
+        secret = game.hidden(state, seat)
+        leaked = leaks(view, secret)
+        assert not leaked, f"view of seat {seat} leaks {sorted(leaked)}"
+        leaked = leaks(visible_events(events or [], seat), secret)
+        assert not leaked, f"events for seat {seat} leak {sorted(leaked)}"
+
+
+def check_refused(game: Game, state: Any, seat: int, action: Any) -> None:
+    before = canonical(game, state)
+    try:
+        game.apply(state, seat, action)
+    except IllegalAction as exc:
+        assert str(exc), "IllegalAction must carry a reason"
+    else:
+        raise AssertionError(
+            f"{game.name}: seat {seat} action {action!r} was accepted but not legal"
+        )
+    assert canonical(game, state) == before, "a refused action changed the state"
+
+
+def illegal_samples(
+    game: Game, state: Any, players: int, options: dict[str, Any], rnd: random.Random
+) -> list[tuple[int, Any]]:
+    """Malformed and illegal actions to try: unknown type, missing fields, not an object, wrong
+    seat, a card that is not legal."""
+    out: list[tuple[int, Any]] = []
+    seat = rnd.randrange(players)
+    out += [(seat, {"type": "frobnicate"}), (seat, "play"), (seat, {"card": "AS"}), (seat, None)]
+    out += [(players, {"type": "pass"}), (-1, {"type": "pass"})]
+    legal_by_seat = {s: game.legal_actions(state, s) for s in range(players)}
+    for s, legal in legal_by_seat.items():
+        for action in legal:
+            if len(action) > 1:
+                bare = {"type": action["type"]}
+                if bare not in legal:
+                    out.append((s, bare))
+                break
+    for s, legal in legal_by_seat.items():
+        if not legal:
+            # a seat with nothing to do tries what someone else may do
+            for other in legal_by_seat.values():
+                if other:
+                    out.append((s, rnd.choice(other)))
+                    break
+    for s, legal in legal_by_seat.items():
+        cards = [a for a in legal if "card" in a]
+        if cards:
+            template = rnd.choice(cards)
+            allowed = {a["card"] for a in cards if a["type"] == template["type"]}
+            deck = game.deck(players, options)
+            candidates = [c for c in deck if c not in allowed]
+            if candidates:
+                bad = dict(template, card=rnd.choice(candidates))
+                if bad not in legal:
+                    out.append((s, bad))
+            out.append((s, dict(template, card="ZZ")))
+    return out
+
+
+def playout(game: Game, players: int, seed: int, *, thorough: bool = True) -> Any:
+    """One random game to the end, checking every invariant at every step."""
+    rnd = random.Random(seed)
+    options: dict[str, Any] = {}
+    state = game.new(players=players, options=options, seed=seed)
+    deck = Counter(game.deck(players, game.normalize_options(options)))
+    log: list[tuple[int, dict[str, Any]]] = []
+    events: list[dict[str, Any]] = []
+    for step in range(MAX_STEPS):
+        assert Counter(game.cards(state)) == deck, f"cards not conserved at step {step}"
+        restored = game.from_json(json.loads(json.dumps(game.to_json(state))))
+        assert restored == state, "state does not round-trip through JSON"
+        check_views(game, state, players, events)
+        if game.is_over(state):
+            assert game.to_act(state) == (), "to_act must be empty when the game is over"
+            for s in range(players):
+                assert game.legal_actions(state, s) == [], "no legal action once over"
+            out = game.outcome(state)
+            assert out is not None and len(out["scores"]) == players
+            assert all(0 <= w < players for w in out["winners"])
+            break
+        to_act = game.to_act(state)
+        legal = {s: game.legal_actions(state, s) for s in range(players)}
+        assert to_act, "nobody to act but the game is not over"
+        assert any(legal[s] for s in to_act), f"no seat in to_act {to_act} has a legal action"
+        for s in to_act:
+            if legal[s]:
+                auto = game.auto_action(state, s)
+                assert auto in legal[s], f"auto_action {auto!r} of seat {s} is not legal"
+        if thorough:
+            for s, acts in legal.items():
+                for a in acts:
+                    game.apply(state, s, a)  # must not raise
+            for s, bad in illegal_samples(
+                game, state, players, game.normalize_options(options), rnd
+            ):
+                check_refused(game, state, s, bad)
+        # mostly the seats the game waits on; sometimes an out-of-turn move
+        movers = [s for s in to_act if legal[s]]
+        others = [s for s in range(players) if legal[s] and s not in to_act]
+        seat = rnd.choice(others) if others and rnd.random() < 0.15 else rnd.choice(movers)
+        action = rnd.choice(legal[seat])
+        state, events = game.apply(state, seat, action)
+        log.append((seat, action))
+    else:
+        raise AssertionError(f"{game.name} did not end within {MAX_STEPS} steps")
+    rebuilt = replay(game, players, options, seed, log)
+    assert canonical(game, rebuilt) == canonical(game, state), "replay differs from the game"
+    return state
+
+
+def auto_playout(game: Game, players: int, seed: int) -> Any:
+    """A game played by ``auto_action`` alone must end."""
+    state = game.new(players=players, options={}, seed=seed)
+    for _ in range(MAX_STEPS):
+        if game.is_over(state):
+            return state
+        seat = next(s for s in game.to_act(state) if game.legal_actions(state, s))
+        state, _ = game.apply(state, seat, game.auto_action(state, seat))
+    raise AssertionError(f"{game.name} played by auto_action did not end in {MAX_STEPS} steps")

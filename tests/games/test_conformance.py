@@ -1,0 +1,89 @@
+"""Every registered game, at every allowed player count, keeps the engine contract.
+
+Seeded random playouts run to the end; ``--playouts N`` plays more of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tablee.engine import Game, get_game
+from tablee.games import game_names
+
+from .conformance import auto_playout, check_views, playout
+
+DEFAULT_PLAYOUTS = 3
+
+CASES = [
+    (name, n)
+    for name in game_names()
+    for n in range(get_game(name).min_players, get_game(name).max_players + 1)
+]
+
+
+def ids(case: tuple[str, int]) -> str:
+    return f"{case[0]}-{case[1]}p"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[ids(c) for c in CASES])
+def test_random_playouts_keep_every_invariant(case: tuple[str, int], playouts: int | None) -> None:
+    name, n = case
+    game = get_game(name)
+    for seed in range(playouts or DEFAULT_PLAYOUTS):
+        playout(game, n, seed)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[ids(c) for c in CASES])
+def test_auto_action_alone_finishes_the_game(case: tuple[str, int]) -> None:
+    name, n = case
+    state = auto_playout(get_game(name), n, seed=1000 + n)
+    assert get_game(name).outcome(state) is not None
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_same_seed_same_deal(name: str) -> None:
+    game = get_game(name)
+    a = game.new(players=game.min_players, options={}, seed=42)
+    b = game.new(players=game.min_players, options={}, seed=42)
+    c = game.new(players=game.min_players, options={}, seed=43)
+    assert game.to_json(a) == game.to_json(b)
+    assert game.to_json(a) != game.to_json(c)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_secrets_exist_at_the_start(name: str) -> None:
+    """Guards the leak check itself: a game that declared nothing hidden would pass it vacuously."""
+    game = get_game(name)
+    for n in (game.min_players, game.max_players):
+        state = game.new(players=n, options={}, seed=5)
+        assert game.hidden(state, None), "a spectator must not see every card"
+        for seat in range(n):
+            assert game.hidden(state, seat), f"seat {seat} sees every card at the start"
+
+
+class _LeakyGame:
+    """A real game whose view also shows the next seat's secret cards."""
+
+    def __init__(self, inner: Game) -> None:
+        self._inner = inner
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._inner, attr)
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        view = dict(self._inner.view(state, seat))
+        target = 0 if seat is None else (seat + 1) % self._inner.players(state)
+        view["peek"] = sorted(self._inner.hidden(state, seat) - self._inner.hidden(state, target))
+        return view
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_leak_check_bites(name: str) -> None:
+    inner = get_game(name)
+    n = inner.min_players
+    state = inner.new(players=n, options={}, seed=3)
+    check_views(inner, state, n)
+    with pytest.raises(AssertionError, match="leaks"):
+        check_views(_LeakyGame(inner), state, n)  # type: ignore[arg-type]
