@@ -70,7 +70,8 @@ def parse_french(card: str, *, jokers: bool = False) -> French:
     if len(card) != 2 or card[0] not in RANKS_52 or card[1] not in SUITS:
         hint = " or X1/X2" if jokers else ""
         raise CardError(
-            f"malformed card {card!r}: expected rank (2-9, T, J, Q, K, A) then suit (S, H, D, C){hint}"
+            f"malformed card {card!r}: expected rank (2-9, T, J, Q, K, A)"
+            f" then suit (S, H, D, C){hint}"
         )
     return French(card[0], card[1])
 

@@ -24,7 +24,7 @@ def simulate(game_name: str, players: int, seed: int, options: dict[str, Any]) -
     step = 0
     while (move := bots.next_move(game, state)) is not None:
         seat, action = move
-        state, events = game.apply(state, seat, action)
+        state, _ = game.apply(state, seat, action)
         step += 1
         print(f"{step:5d}  seat {seat}  {_fmt(action)}")
     outcome = game.outcome(state)

@@ -18,7 +18,7 @@ class IllegalAction(ValueError):
 
 
 class InvalidOptions(ValueError):
-    """Table options (or a player count) a game cannot be played with. ``field`` names the culprit."""
+    """Table options (or a player count) a game cannot be played with; ``field`` names it."""
 
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(f"{field}: {reason}")
