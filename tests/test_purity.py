@@ -1,4 +1,4 @@
-"""The pure core (cards, engine, games, bots) does no I/O, no asyncio, no clock, no global random."""
+"""The pure core (cards, engine, games, bots): no I/O, no asyncio, no clock, no global random."""
 
 from __future__ import annotations
 
@@ -65,9 +65,12 @@ def _problems(path: Path) -> list[str]:
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             if node.value.id == "random" and node.attr not in RANDOM_ALLOWED:
                 out.append(f"uses the global random.{node.attr}")
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in {"open", "print", "input"}:
-                out.append(f"calls {node.func.id}()")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in {"open", "print", "input"}
+        ):
+            out.append(f"calls {node.func.id}()")
     return [f"{path.relative_to(ROOT)}:{p}" for p in out]
 
 

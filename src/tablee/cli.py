@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_serve(sub: Any) -> None:
     try:
-        from tablee.api.cli import add_serve_parser
+        from tablee.api.cli import add_serve_parser  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return
     add_serve_parser(sub)

@@ -173,7 +173,7 @@ class BaseGame(ABC, Generic[S]):
         return data
 
     def from_json(self, data: Mapping[str, Any]) -> S:
-        return from_jsonable(self.state_type, data)  # type: ignore[no-any-return]
+        return from_jsonable(self.state_type, data)
 
 
 def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
