@@ -81,6 +81,7 @@ def playable(
     must_trump: bool = False,
     must_overtrump: bool = False,
     partner_master: bool = False,
+    overtrump_when_free: bool = False,
     wild: Collection[str] = (),
 ) -> list[str]:
     """The cards of ``hand`` that may be played to ``trick`` (cards already played, in order).
@@ -90,6 +91,9 @@ def playable(
     - void in a plain suit: with ``must_trump``, play a trump — higher than the best trump in the
       trick when ``must_overtrump`` and you can, else any trump (undertrump) — unless
       ``partner_master`` (belote: your partner holds the trick), which frees you;
+    - freed by ``partner_master`` with ``overtrump_when_free`` (belote: "lorsque vous choisissez
+      d'atout, continuez à suratouter si possible"): any card that is not a trump, or a trump
+      higher than the best trump in the trick when you hold one (any trump when you don't);
     - no card of the suit and no trump (or no obligation): any card.
     Wild cards (the Excuse) may always be played.
     """
@@ -104,8 +108,13 @@ def playable(
             return _higher_trumps(same, trick, suit, trump, trump_power) + wilds
         return same + wilds
     trumps = [c for c in hand if c not in wild and trump is not None and suit(c) == trump]
-    if not must_trump or not trumps or partner_master:
+    if not must_trump or not trumps:
         return hand
+    if partner_master:
+        if not (overtrump_when_free and must_overtrump and trump_power is not None):
+            return hand
+        allowed = set(_higher_trumps(trumps, trick, suit, trump, trump_power))
+        return [c for c in hand if c in allowed or c not in trumps]
     if must_overtrump and trump_power is not None:
         return _higher_trumps(trumps, trick, suit, trump, trump_power) + wilds
     return trumps + wilds
@@ -133,3 +142,53 @@ def belote_power(trump: str | None) -> tuple[Power, Power]:
     """(plain power, trump power) for belote and contrée."""
     del trump  # the orders do not depend on which suit is trump
     return order_power(BELOTE_PLAIN_ORDER), order_power(BELOTE_TRUMP_ORDER)
+
+
+FRENCH_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def refusal(
+    card: str,
+    hand: Sequence[str],
+    trick: Sequence[str],
+    suit: SuitOf,
+    trump: str | None,
+    trump_power: Power | None = None,
+    *,
+    must_trump: bool = False,
+    must_overtrump: bool = False,
+    partner_master: bool = False,
+    overtrump_when_free: bool = False,
+    wild: Collection[str] = (),
+    names: dict[str, str] | None = None,
+) -> str | None:
+    """Why ``card`` may not be played (a sentence for the player), or ``None`` when it may.
+    Takes the same arguments as ``playable``."""
+    if card not in hand:
+        return f"you do not hold {card}"
+    allowed = playable(
+        hand,
+        trick,
+        suit,
+        trump,
+        trump_power,
+        must_trump=must_trump,
+        must_overtrump=must_overtrump,
+        partner_master=partner_master,
+        overtrump_when_free=overtrump_when_free,
+        wild=wild,
+    )
+    if card in allowed:
+        return None
+    names = FRENCH_SUIT_NAMES if names is None else names
+    led = led_suit(trick, suit, wild)
+    assert led is not None  # a lead is always allowed
+    if any(c not in wild and suit(c) == led for c in hand):
+        if suit(card) == led:
+            return "you must play a higher trump"
+        return f"you must follow {names.get(led, led)}"
+    if suit(card) == trump:
+        if partner_master:
+            return "your partner holds the trick: you may discard, but a trump must overtrump"
+        return "you must overtrump"
+    return "you must trump"

@@ -1,0 +1,240 @@
+"""Belote — the house rules (``belote.fr.txt``) as decided in ``DECISIONS.md``.
+
+Players and match
+    4 seats; teams {0, 2} and {1, 3}. The first deal's dealer is seat 3; the dealer moves one seat
+    each deal (a cancelled deal counts); the seat after the dealer speaks first and leads the first
+    trick. Option ``target`` (default ``None``): ``None`` plays one deal (the text: no 1,000-point
+    match) — the game ends with the first deal that is played out; a number plays deals until,
+    at the end of a deal, a team has at least ``target`` points and more than the other team
+    (a tie at or over the target plays another deal).
+
+Dealing (the order ``deck=`` is read in, top card first; only the first deal is stacked)
+    32 cards. Packets of 3 then of 2 to each seat in turn starting after the dealer (seats
+    d+1, d+2, d+3, d, twice): 20 cards. The 21st card is turned up. The last 11 are dealt after
+    the take, in turn from the seat after the dealer: the taker gets the turned card and 2 cards,
+    every other seat 3. :func:`stacked_deck` builds a deck from the wanted hands.
+
+Bidding (phase ``bidding``, ``round`` 1 then 2)
+    Round 1, each seat in turn: ``{"type": "take"}`` (the turned card's suit is trump) or
+    ``{"type": "pass"}``. After four passes, round 2 from the seat after the dealer:
+    ``{"type": "take", "suit": S}`` with S one of the three other suits, or ``{"type": "pass"}``.
+    The first take ends the bidding and completes the hands; four more passes cancel the deal
+    (a sheet row with ``cancelled``), and the next dealer deals at once.
+
+Play (phase ``play``): ``{"type": "play", "card": C}``
+    Trump order J 9 A T K Q 8 7 (J 20, 9 14, A 11, T 10, K 4, Q 3); plain A T K Q J 9 8 7
+    (A 11, T 10, K 4, Q 3, J 2). Follow the led suit when you can; on a trump lead, play a higher
+    trump when you can. Void in a led plain suit:
+    - an opponent holds the trick: you must trump; overtrump when you can, else trump lower
+      (undertrump) — a discard is allowed only when you have no trump;
+    - your partner holds the trick: you may play any card, and when you choose to trump, that
+      trump must overtrump the best trump in the trick when you can ("lorsque vous choisissez
+      d'atout, continuez à suratouter si possible"); any trump when you cannot.
+    The highest trump, else the highest card of the led suit, wins; the winner leads next.
+    Belote/Rebelote: the seat holding the K and Q of trump once the hands are complete announces
+    "belote" with the first of them played and "rebelote" with the second (automatically, in the
+    events and the view); 20 points to that team, wherever the two cards fall.
+
+Scoring (one row of the sheet per deal)
+    Card points 152 + 10 for the last trick = 162; a team taking all 8 tricks counts 252 (capot).
+    The takers make it when their card points + belote >= the defenders' card points + belote
+    (a tie is made, "au moins"). Made: each team scores its own card points + belote. Failed
+    ("dedans"): the takers 0, the defenders 162 (252 on a capot) + every belote announced.
+    Single deal: the winners are the takers when made, else the defenders. Match: the team with
+    more points.
+
+Between deals (phase ``deal_over``, matches only)
+    The scored deal stays on view until the next dealer sends ``{"type": "deal"}`` (the timeout
+    move), which deals the next deal.
+
+Timeout moves (``auto_action``)
+    Bidding: take only with a clearly strong hand (the J and 9 of the suit with 3 trumps, or the
+    J with 4, counting the turned card the taker would get, and an ace or ten outside), else pass.
+    Play: the cheapest legal card with which the team still holds the trick, else the cheapest
+    (fewest points, a plain card before a trump, the lowest).
+
+Views (``view(state, seat)``)
+    ``game``, ``players``, ``phase``, ``seat``, ``dealer``, ``turn``, ``hand`` (the viewer's own
+    cards, sorted; ``None`` for a spectator), ``counts``, ``scores`` (match total per seat),
+    ``team_scores``, ``target``, ``deal``, ``turned`` (the turned card: on the table during the
+    bidding, then known to be in the taker's hand), ``round``, ``bids`` (``{"seat", "type",
+    "suit"?}``), ``contract`` (``{"taker", "trump", "value": 0, "coinche": 1}`` or None),
+    ``trump``, ``leader``, ``trick`` / ``last_trick`` (``[{"seat", "card"}]`` in play order;
+    ``{"cards", "winner"}``), ``tricks_won`` (per seat), ``team_tricks``, ``belote``
+    (``[{"seat", "type": "belote" | "rebelote"}]``), ``sheet`` (per deal: ``deal``, ``dealer``,
+    ``taker``, ``trump``, ``card_points``, ``belote``, ``capot``, ``made``, ``cancelled``,
+    ``scores`` per team). No other hand, ever; the stock is never shown.
+
+Events
+    ``deal`` (public: ``deal``, ``turned``; ``seat`` = dealer), ``hand`` (to its seat only:
+    ``cards``), ``pass`` / ``take`` (``suit``), ``complete`` (to its seat: ``cards`` received;
+    public twin: ``count``), ``redeal`` (``seat`` = next dealer), ``contract`` (``trump``),
+    ``play`` (``card``), ``belote`` / ``rebelote`` (``card``), ``trick`` (``seat`` = winner,
+    ``cards``, ``points``), ``deal_end`` (the sheet row), ``game_end`` (``scores``, ``winners``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, cast
+
+from tablee.cards import SUITS
+from tablee.engine import Action, Event, Game, IllegalAction, OptionSpec, register
+
+from ._belote_common import (
+    PLAYERS,
+    TOTAL,
+    BeloteFamily,
+    BeloteState,
+    Call,
+    Contract,
+    Phase,
+    Tally,
+    deal_packets,
+    strong_suit,
+    team_of,
+)
+
+FIRST_PACKETS = (3, 2)
+
+
+def stacked_deck(
+    hands: Sequence[Sequence[str]], turned: str, taker: int, dealer: int = 3
+) -> list[str]:
+    """The deck (top first) that deals ``hands`` (8 cards per seat, the taker's including the
+    turned card) when ``taker`` takes: each seat's first 5 cards (the taker's without the turned
+    card) go in the 3-2 packets, the rest in the completion."""
+    rest = [list(h) for h in hands]
+    rest[taker].remove(turned)
+    order = [(dealer + i) % PLAYERS for i in range(1, PLAYERS + 1)]
+    deck: list[str] = []
+    for n in FIRST_PACKETS:
+        for s in order:
+            deck += rest[s][:n]
+            del rest[s][:n]
+    deck.append(turned)
+    for s in order:
+        deck += rest[s]
+    return deck
+
+
+class Belote(BeloteFamily):
+    name = "belote"
+    title = "Belote"
+    summary = "Belote à quatre, deux équipes : prise à la retourne, capot, belote-rebelote."
+    option_specs = (
+        OptionSpec(
+            "target",
+            "int",
+            None,
+            "Partie en points",
+            help="vide : une seule donne ; sinon, donnes jusqu'à ce total (ex. 1000)",
+            min=100,
+            max=100_000,
+            nullable=True,
+        ),
+    )
+
+    def _deal_cards(
+        self, cards: Sequence[str], dealer: int
+    ) -> tuple[list[list[str]], tuple[str, ...], str | None]:
+        hands, used = deal_packets(cards, dealer, FIRST_PACKETS)
+        return hands, tuple(cards[used + 1 :]), cards[used]
+
+    def _bidding_legal(self, state: BeloteState, seat: int) -> list[Action]:
+        if seat != state.turn:
+            return []
+        if state.round == 1:
+            return [{"type": "pass"}, {"type": "take"}]
+        assert state.turned is not None
+        turned_suit = state.turned[1]
+        return [{"type": "pass"}] + [{"type": "take", "suit": s} for s in SUITS if s != turned_suit]
+
+    def _apply_bidding(
+        self, state: BeloteState, seat: int, action: Action
+    ) -> tuple[BeloteState, list[Event]]:
+        kind = action["type"]
+        if kind not in ("pass", "take"):
+            raise self.reject(state, seat, action)
+        self.check_turn(state, seat)
+        assert state.turned is not None
+        turned_suit = state.turned[1]
+        if kind == "pass":
+            calls = (*state.calls, Call(seat, "pass"))
+            events: list[Event] = [{"type": "pass", "seat": seat}]
+            nxt = (seat + 1) % PLAYERS
+            if len(calls) < PLAYERS * state.round:
+                return replace(state, calls=calls, turn=nxt), events
+            if state.round == 1:
+                return replace(state, calls=calls, turn=nxt, round=2), events
+            return self._cancel_deal(replace(state, calls=calls), events)
+        if state.round == 1:
+            if "suit" in action:
+                raise IllegalAction(
+                    "in the first round you take the turned suit: send take without a 'suit'",
+                    "bad_action",
+                )
+            suit = turned_suit
+        else:
+            suit = self.check_suit(action)
+            if suit == turned_suit:
+                raise IllegalAction("in the second round you must name another suit")
+        return self._take(state, seat, suit)
+
+    def _take(self, state: BeloteState, seat: int, suit: str) -> tuple[BeloteState, list[Event]]:
+        assert state.turned is not None
+        call = Call(seat, "take", suit=suit if state.round == 2 else None)
+        events: list[Event] = [{"type": "take", "seat": seat, "suit": suit}]
+        hands = [list(h) for h in state.hands]
+        stock = list(state.stock)
+        for i in range(1, PLAYERS + 1):
+            s = (state.dealer + i) % PLAYERS
+            if s == seat:
+                got = [state.turned, *stock[:2]]
+                del stock[:2]
+            else:
+                got = stock[:3]
+                del stock[:3]
+            hands[s] += got
+            events.append({"type": "complete", "seat": s, "cards": got, "to": [s]})
+            events.append({"type": "complete", "seat": s, "count": len(got)})
+        assert not stock
+        state = replace(
+            state,
+            calls=(*state.calls, call),
+            hands=tuple(tuple(h) for h in hands),
+            stock=(),
+        )
+        return self._start_play(state, Contract(taker=seat, trump=suit), events)
+
+    def _auto_bid(self, state: BeloteState, seat: int, legal: list[Action]) -> Action:
+        assert state.turned is not None
+        hand = state.hands[seat]
+        turned_suit = state.turned[1]
+        if state.round == 1:
+            if strong_suit(hand, [turned_suit], state.turned) is not None:
+                return {"type": "take"}
+            return {"type": "pass"}
+        others = [s for s in SUITS if s != turned_suit]
+        suit = strong_suit(hand, others)
+        return {"type": "pass"} if suit is None else {"type": "take", "suit": suit}
+
+    def _score(self, state: BeloteState, t: Tally) -> tuple[tuple[int, int], bool]:
+        assert state.contract is not None
+        takers = team_of(state.contract.taker)
+        defenders = 1 - takers
+        own = [t.card_points[i] + t.belote[i] for i in (0, 1)]
+        made = own[takers] >= own[defenders]
+        if made:
+            return (own[0], own[1]), True
+        scores = [0, 0]
+        scores[defenders] = t.card_points[defenders] if t.capot == defenders else TOTAL
+        scores[defenders] += t.belote[0] + t.belote[1]
+        return (scores[0], scores[1]), False
+
+    def _view_extra(self, state: BeloteState, seat: int | None) -> dict[str, Any]:
+        return {"round": state.round if state.phase is Phase.BIDDING else None}
+
+
+GAME = register(cast(Game, Belote()))
