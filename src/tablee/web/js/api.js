@@ -1,0 +1,99 @@
+// REST calls and the player's identity (a guest account whose token stays in this browser).
+
+const KEY = "tablee.player";
+
+export function currentPlayer() {
+  try {
+    const p = JSON.parse(localStorage.getItem(KEY) || "null");
+    return p && p.token ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+export function savePlayer(player) {
+  localStorage.setItem(KEY, JSON.stringify({ id: player.id, name: player.name, token: player.token }));
+}
+
+export function forgetPlayer() {
+  localStorage.removeItem(KEY);
+}
+
+export class ApiError extends Error {
+  constructor(status, message, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** FastAPI answers `{"detail": "text"}` or `{"detail": [{"loc": [...], "msg": "..."}]}`. */
+function messageOf(body, status) {
+  const detail = body && (body.detail ?? body.message ?? body.error);
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail) && detail.length) {
+    return detail
+      .map((d) => {
+        const loc = (d.loc || []).filter((x) => x !== "body").join(".");
+        return loc ? `${loc} : ${d.msg}` : d.msg;
+      })
+      .join(" ; ");
+  }
+  if (detail && typeof detail === "object" && detail.message) return detail.message;
+  return `erreur ${status}`;
+}
+
+async function call(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const player = currentPlayer();
+  if (player) headers.Authorization = `Bearer ${player.token}`;
+  const init = { method, headers };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "serveur injoignable", null);
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!res.ok) throw new ApiError(res.status, messageOf(data, res.status), data);
+  return data;
+}
+
+export const api = {
+  createPlayer: (name) => call("POST", "/api/players", { name }),
+  me: () => call("GET", "/api/me"),
+  games: () => call("GET", "/api/games"),
+  tables: (params = {}) => {
+    const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v != null));
+    const qs = q.toString();
+    return call("GET", `/api/tables${qs ? `?${qs}` : ""}`);
+  },
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  createTable: (spec) => call("POST", "/api/tables", spec),
+  join: (id, seat) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, seat == null ? {} : { seat }),
+  leave: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
+  start: (id, fillWithBots = false) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, { fill_with_bots: fillWithBots }),
+  rematch: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
+  results: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/results`),
+  leaderboard: (game) => call("GET", `/api/leaderboard${game ? `?game=${encodeURIComponent(game)}` : ""}`),
+};
+
+/** Lists from the server may come bare or wrapped (`{"tables": [...]}`); accept both. */
+export function listOf(data, key) {
+  if (Array.isArray(data)) return data;
+  if (data && Array.isArray(data[key])) return data[key];
+  if (data && Array.isArray(data.items)) return data.items;
+  return [];
+}

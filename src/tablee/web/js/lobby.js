@@ -1,0 +1,316 @@
+// The lobby: open and running tables (refreshed every few seconds), and the form to create one.
+
+import { h, replace, toast } from "./dom.js";
+import { api, listOf } from "./api.js";
+import { GAME_TITLES } from "./labels.js";
+import { botIcon } from "./icons.js";
+
+const POLL_MS = 3000;
+const TIMERS = [null, 10, 15, 20, 30, 45, 60, 90, 120];
+
+let gamesCache = null;
+
+export async function loadGames() {
+  if (!gamesCache) gamesCache = listOf(await api.games(), "games");
+  return gamesCache;
+}
+
+export function gameTitle(name) {
+  const g = gamesCache?.find((x) => x.name === name);
+  return g?.title || GAME_TITLES[name] || name;
+}
+
+/** The seats of a table as the REST API gives them, normalised to [{seat, name, kind, player}]. */
+export function seatsOf(table) {
+  const n = table.players ?? table.seats?.length ?? 0;
+  const seats = [];
+  for (let i = 0; i < n; i++) seats.push({ seat: i, name: null, kind: "empty" });
+  for (const s of table.seats || []) {
+    const i = s.seat ?? seats.findIndex((x) => x.kind === "empty");
+    if (i < 0 || i >= n) continue;
+    const kind = s.kind || (s.bot ? "bot" : s.player_id != null || s.player != null || s.name ? "player" : "empty");
+    seats[i] = { ...s, seat: i, kind, name: s.name ?? s.player_name ?? (kind === "bot" ? "Robot" : null) };
+  }
+  return seats;
+}
+
+export function mySeat(table, player) {
+  for (const s of seatsOf(table)) {
+    if (s.kind === "bot" || s.kind === "empty") continue;
+    const pid = s.player_id ?? s.player?.id ?? s.player;
+    if (pid != null && String(pid) === String(player.id)) return s.seat;
+  }
+  return null;
+}
+
+function timerText(seconds) {
+  return seconds ? `${seconds} s par coup` : "sans minuteur";
+}
+
+export function showLobby(root, { player }) {
+  document.getElementById("crumb").textContent = "Salon";
+  const lists = h("section.tables");
+  const form = h("section.create.panel", h("h2", "Nouvelle table"), h("p.muted", "Chargement des jeux…"));
+  const board = h("section.board.panel");
+  replace(root, h("div.lobby", h("div.lobby-main", lists, board), form));
+
+  let stopped = false;
+  let timer = null;
+
+  async function refresh() {
+    try {
+      const [open, running] = await Promise.all([
+        api.tables({ status: "waiting" }),
+        api.tables({ status: "playing" }),
+      ]);
+      if (stopped) return;
+      renderLists(listOf(open, "tables"), listOf(running, "tables"));
+    } catch (e) {
+      if (!stopped) replace(lists, h("p.error", `Salon indisponible : ${e.message}`));
+    }
+    if (!stopped) timer = setTimeout(refresh, POLL_MS);
+  }
+
+  function row(table, running) {
+    const seats = seatsOf(table);
+    const taken = seats.filter((s) => s.kind !== "empty").length;
+    const mine = mySeat(table, player);
+    const free = seats.filter((s) => s.kind === "empty");
+    const names = seats.map((s) =>
+      h(`span.seatname.${s.kind}`, s.kind === "empty" ? "libre" : [s.kind === "bot" ? botIcon() : null, s.kind === "bot" ? "robot" : s.name ?? "?"]),
+    );
+    const buttons = [];
+    if (mine != null) {
+      buttons.push(h("a.btn.primary", { href: `#/table/${table.id}` }, running ? "Reprendre" : "Rejoindre ma place"));
+    } else if (!running && free.length) {
+      buttons.push(
+        h("button.btn.primary", {
+          type: "button",
+          dataset: { join: table.id },
+          onclick: async (ev) => {
+            ev.target.disabled = true;
+            try {
+              await api.join(table.id, null);
+              location.hash = `#/table/${table.id}`;
+            } catch (e) {
+              toast(e.message, "error");
+              ev.target.disabled = false;
+            }
+          },
+        }, "S'asseoir"),
+      );
+    }
+    if (mine == null) buttons.push(h("a.btn", { href: `#/table/${table.id}`, dataset: { watch: table.id } }, "Regarder"));
+    return h(
+      "li.table-row",
+      { dataset: { table: table.id } },
+      h("div.t-game", h("strong", table.title || gameTitle(table.game)), h("span.muted", ` · table ${table.id}`), table.game_no > 1 ? h("span.muted", ` · partie ${table.game_no}`) : null),
+      h("div.t-info", `${taken}/${seats.length} joueurs · ${timerText(table.turn_seconds)}${table.private ? " · privée" : ""}`),
+      h("div.t-seats", names),
+      h("div.t-actions", buttons),
+    );
+  }
+
+  function renderLists(open, running) {
+    replace(
+      lists,
+      h("div.panel",
+        h("h2", "Tables ouvertes"),
+        open.length ? h("ul.table-list", open.map((t) => row(t, false))) : h("p.muted", "Aucune table n'attend de joueurs. Créez-en une !"),
+      ),
+      h("div.panel",
+        h("h2", "Parties en cours"),
+        running.length ? h("ul.table-list", running.map((t) => row(t, true))) : h("p.muted", "Aucune partie en cours."),
+      ),
+    );
+  }
+
+  async function leaderboard() {
+    try {
+      const data = await api.leaderboard();
+      const rows = listOf(data, "leaderboard").slice(0, 10);
+      replace(board, h("h2", "Classement"), rows.length
+        ? h("table.sheet",
+            h("thead", h("tr", h("th", "Joueur"), h("th", "Parties"), h("th", "Victoires"))),
+            h("tbody", rows.map((r) => h("tr", h("td", r.name ?? r.player ?? "?"), h("td", r.played ?? r.games ?? 0), h("td", r.won ?? r.wins ?? 0)))))
+        : h("p.muted", "Aucune partie terminée pour l'instant."));
+    } catch {
+      board.remove();
+    }
+  }
+
+  loadGames()
+    .then((games) => !stopped && replace(form, createForm(games, player)))
+    .catch((e) => replace(form, h("p.error", `Jeux indisponibles : ${e.message}`)));
+  refresh();
+  leaderboard();
+
+  return {
+    leave() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function optionControl(spec) {
+  const id = `opt-${spec.name}`;
+  let input;
+  if (spec.kind === "bool") {
+    input = h("input", { type: "checkbox", id, name: spec.name, checked: !!spec.default });
+    return { el: h("label.check", { title: spec.help || "" }, input, ` ${spec.label || spec.name}`), read: () => input.checked };
+  }
+  if (spec.kind === "choice") {
+    input = h("select", { id, name: spec.name },
+      (spec.nullable ? [h("option", { value: "null" }, "par défaut")] : []),
+      (spec.choices || []).map((c) => h("option", { value: JSON.stringify(c), selected: c === spec.default }, String(c))));
+    if (spec.default == null && spec.nullable) input.value = "null";
+    return { el: h("label.field", { title: spec.help || "" }, h("span", spec.label || spec.name), input), read: () => JSON.parse(input.value) };
+  }
+  input = h("input", {
+    type: "number",
+    id,
+    name: spec.name,
+    min: spec.min ?? undefined,
+    max: spec.max ?? undefined,
+    value: spec.default ?? "",
+    placeholder: spec.default == null ? "par défaut" : "",
+  });
+  return {
+    el: h("label.field", { title: spec.help || "" }, h("span", spec.label || spec.name), input),
+    read: () => (input.value === "" ? null : Number(input.value)),
+  };
+}
+
+function createForm(games, player) {
+  let game = games.find((g) => g.name === "contrecarte") || games[0];
+  let players = game.min_players;
+  const bots = new Set();
+  const form = h("form.create-form", { onsubmit: (ev) => ev.preventDefault() });
+  const error = h("p.error", { role: "alert" });
+  let controls = [];
+
+  const gameGrid = h("div.game-grid");
+  const countRow = h("div.row.count");
+  const optionsBox = h("div.options");
+  const seatsBox = h("div.seats-choice");
+  const timer = h("select", { id: "timer", name: "timer" },
+    TIMERS.map((t) => h("option", { value: t ?? "" }, t ? `${t} secondes` : "Aucun")));
+  const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+
+  function drawGames() {
+    gameGrid.replaceChildren(
+      ...games.map((g) =>
+        h("button", {
+          type: "button",
+          class: `game-tile${g.name === game.name ? " on" : ""}`,
+          dataset: { game: g.name },
+          "aria-pressed": g.name === game.name ? "true" : "false",
+          onclick: () => {
+            game = g;
+            players = Math.min(Math.max(players, g.min_players), g.max_players);
+            if (g.min_players === g.max_players) players = g.min_players;
+            bots.clear();
+            draw();
+          },
+        }, h("strong", g.title || gameTitle(g.name)), h("small", g.min_players === g.max_players ? `${g.min_players} joueurs` : `${g.min_players} à ${g.max_players} joueurs`)),
+      ),
+    );
+  }
+
+  function drawCount() {
+    const buttons = [];
+    for (let n = game.min_players; n <= game.max_players; n++) {
+      buttons.push(h("button", {
+        type: "button",
+        class: `btn choice${n === players ? " on" : ""}`,
+        dataset: { players: n },
+        onclick: () => { players = n; for (const s of [...bots]) if (s >= n) bots.delete(s); draw(); },
+      }, String(n)));
+    }
+    countRow.replaceChildren(h("span.label", "Joueurs"), ...buttons);
+  }
+
+  function drawSeats() {
+    const items = [];
+    for (let s = 0; s < players; s++) {
+      if (s === 0) {
+        items.push(h("div.seat-choice.me", h("span.sn", "Place 1"), h("span", `Vous (${player.name})`)));
+        continue;
+      }
+      const isBot = bots.has(s);
+      items.push(h("button", {
+        type: "button",
+        class: `seat-choice${isBot ? " bot" : ""}`,
+        dataset: { seat: s },
+        "aria-pressed": isBot ? "true" : "false",
+        onclick: () => { if (isBot) bots.delete(s); else bots.add(s); drawSeats(); },
+      }, h("span.sn", `Place ${s + 1}`), h("span", isBot ? [botIcon(), " Robot"] : "Joueur")));
+    }
+    seatsBox.replaceChildren(
+      h("div.label-row", h("span.label", "Places"),
+        h("button.btn.ghost.small", { type: "button", onclick: () => { for (let s = 1; s < players; s++) bots.add(s); drawSeats(); } }, "tout en robots"),
+        h("button.btn.ghost.small", { type: "button", onclick: () => { bots.clear(); drawSeats(); } }, "aucun robot")),
+      h("div.seat-grid", items),
+    );
+  }
+
+  function drawOptions() {
+    controls = (game.options || []).map((spec) => ({ spec, ...optionControl(spec) }));
+    optionsBox.replaceChildren(...(controls.length ? [h("span.label", "Options"), ...controls.map((c) => c.el)] : []));
+  }
+
+  function draw() {
+    drawGames();
+    drawCount();
+    drawOptions();
+    drawSeats();
+    summary.textContent = game.summary || "";
+  }
+
+  const summary = h("p.muted.summary");
+  const submit = h("button.btn.primary.big", {
+    type: "submit",
+    id: "create",
+    onclick: async () => {
+      error.textContent = "";
+      const options = {};
+      for (const c of controls) {
+        const v = c.read();
+        if (!(v === null && c.spec.default === null)) options[c.spec.name] = v;
+      }
+      const spec = {
+        game: game.name,
+        players,
+        options,
+        turn_seconds: timer.value ? Number(timer.value) : null,
+        bots: [...bots].sort((a, b) => a - b),
+        private: privateBox.checked,
+      };
+      submit.disabled = true;
+      try {
+        const table = await api.createTable(spec);
+        location.hash = `#/table/${table.id}`;
+      } catch (e) {
+        error.textContent = e.message;
+        submit.disabled = false;
+      }
+    },
+  }, "Créer la table");
+
+  form.append(
+    h("h2", "Nouvelle table"),
+    gameGrid,
+    summary,
+    countRow,
+    optionsBox,
+    seatsBox,
+    h("div.row.two",
+      h("label.field", { for: "timer" }, h("span", "Minuteur"), timer),
+      h("label.check", privateBox, " Table privée (sur invitation)")),
+    error,
+    submit,
+  );
+  draw();
+  return form;
+}

@@ -1,0 +1,129 @@
+// Boot and routing: #/ is the lobby, #/table/ID a table. Arrival asks for a name once.
+
+import { h, replace, toast } from "./dom.js";
+import { api, currentPlayer, forgetPlayer, savePlayer } from "./api.js";
+import { TableSocket } from "./socket.js";
+import { showLobby } from "./lobby.js";
+import { showTable } from "./table.js";
+
+const app = document.getElementById("app");
+let socket = null;
+let page = null;
+
+export function getSocket() {
+  const player = currentPlayer();
+  if (!player) return null;
+  if (socket && socket.token === player.token) return socket;
+  socket?.close();
+  socket = new TableSocket(player.token, {
+    onStatus: (state) => setConn(state),
+    onState: (msg, info) => page?.onState?.(msg, info),
+    onError: (msg) => (page?.onSocketError ? page.onSocketError(msg) : toast(msg.message || msg.code, "error")),
+    onMessage: (msg) => page?.onMessage?.(msg),
+    onRefused: () => {
+      forgetPlayer();
+      socket = null;
+      toast("Votre compte n'est plus reconnu : choisissez un nom.", "error");
+      route();
+    },
+  });
+  socket.connect();
+  return socket;
+}
+
+function setConn(state) {
+  const el = document.getElementById("conn");
+  const text = { open: "connecté", connecting: "connexion…", reconnecting: "reconnexion…", refused: "refusé" }[state] || state;
+  el.className = `conn ${state}`;
+  el.textContent = state === "open" ? "" : text;
+  el.title = text;
+  page?.onConn?.(state);
+}
+
+function showWho() {
+  const player = currentPlayer();
+  const who = document.getElementById("who");
+  if (!player) {
+    who.replaceChildren();
+    return;
+  }
+  who.replaceChildren(
+    h("span.me-name", { title: "votre nom" }, player.name),
+    h("button.btn.ghost.small", {
+      type: "button",
+      title: "changer de joueur",
+      onclick: () => {
+        if (!confirm("Quitter ce compte invité ? Vous pourrez en créer un autre.")) return;
+        forgetPlayer();
+        socket?.close();
+        socket = null;
+        location.hash = "#/";
+        route();
+      },
+    }, "changer"),
+  );
+}
+
+function arrival() {
+  document.getElementById("crumb").textContent = "";
+  const input = h("input", {
+    id: "name",
+    name: "name",
+    autocomplete: "nickname",
+    maxlength: 24,
+    required: true,
+    placeholder: "Votre nom",
+    "aria-label": "Votre nom",
+  });
+  const error = h("p.error", { role: "alert" });
+  const button = h("button.btn.primary", { type: "submit" }, "Entrer");
+  const form = h(
+    "form.arrival.panel",
+    {
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const name = input.value.trim();
+        if (!name) return;
+        button.disabled = true;
+        error.textContent = "";
+        try {
+          const player = await api.createPlayer(name);
+          savePlayer(player);
+          route();
+        } catch (e) {
+          error.textContent = e.message;
+          button.disabled = false;
+        }
+      },
+    },
+    h("h1", "Bienvenue à la tablée"),
+    h("p", "Contrecarte, belote, contrée, tarot, barbu, motton, freeze et yaniv, entre amis ou avec des robots."),
+    h("label", { for: "name" }, "Choisissez un nom de joueur"),
+    h("div.row", input, button),
+    error,
+    h("p.muted", "Pas de mot de passe : ce navigateur se souviendra de vous."),
+  );
+  replace(app, form);
+  input.focus();
+}
+
+async function route() {
+  page?.leave?.();
+  page = null;
+  showWho();
+  const player = currentPlayer();
+  if (!player) {
+    arrival();
+    return;
+  }
+  const hash = location.hash || "#/";
+  const m = hash.match(/^#\/table\/([^/?]+)/);
+  if (m) {
+    page = showTable(app, decodeURIComponent(m[1]), { socket: getSocket(), player });
+  } else {
+    page = showLobby(app, { socket: getSocket(), player });
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,143 @@
+// The WebSocket to /ws: hello with the token, subscriptions, actions with ids, and reconnection
+// with back-off after a network drop or a server restart (subscriptions are re-sent, so the server
+// pushes a fresh state: the page resyncs by itself).
+
+export class TableSocket {
+  constructor(token, handlers = {}) {
+    this.token = token;
+    this.handlers = handlers;
+    this.ws = null;
+    this.tables = new Set();
+    this.versions = new Map();
+    this.pending = new Map();
+    this.nextId = 1;
+    this.retry = 0;
+    this.closed = false;
+    this.ready = false;
+    this.pingTimer = null;
+    this.retryTimer = null;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    this.ws = ws;
+    this.status("connecting");
+    ws.onopen = () => {
+      this.retry = 0;
+      this.send({ type: "hello", token: this.token });
+      this.ready = true;
+      for (const table of this.tables) this.send({ type: "subscribe", table });
+      this.status("open");
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ready = false;
+      clearInterval(this.pingTimer);
+      for (const [, p] of this.pending) p.reject(new Error("connexion perdue"));
+      this.pending.clear();
+      if (this.closed) return;
+      // 4401/4403: the server refused the token (unknown, banned); it would refuse it again.
+      if (ev.code === 4401 || ev.code === 4403) {
+        this.status("refused", ev.reason);
+        this.handlers.onRefused?.(ev.reason);
+        return;
+      }
+      this.status("reconnecting");
+      const delay = Math.min(5000, 300 * 2 ** this.retry) + Math.random() * 200;
+      this.retry += 1;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+    };
+    ws.onerror = () => {};
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close(1000, "bye");
+  }
+
+  status(state, detail) {
+    this.handlers.onStatus?.(state, detail);
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  subscribe(table) {
+    this.tables.add(table);
+    this.versions.delete(table);
+    if (this.ready) this.send({ type: "subscribe", table });
+  }
+
+  unsubscribe(table) {
+    this.tables.delete(table);
+    this.versions.delete(table);
+    if (this.ready) this.send({ type: "unsubscribe", table });
+  }
+
+  sync(table) {
+    this.send({ type: "sync", table });
+  }
+
+  /** Resolves on the server's ack; rejects with the server's error (message and code). */
+  act(table, action) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!this.send({ type: "act", table, action, id })) {
+        reject(Object.assign(new Error("pas de connexion au serveur"), { code: "offline" }));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+    });
+  }
+
+  receive(msg) {
+    const waiting = msg.id != null ? this.pending.get(msg.id) : undefined;
+    if (msg.type === "ack" && waiting) {
+      this.pending.delete(msg.id);
+      waiting.resolve(msg);
+      return;
+    }
+    if (msg.type === "error") {
+      if (waiting) {
+        this.pending.delete(msg.id);
+        waiting.reject(Object.assign(new Error(msg.message || msg.code), { code: msg.code }));
+      } else {
+        this.handlers.onError?.(msg);
+      }
+      return;
+    }
+    if (msg.type === "state") {
+      const table = msg.table;
+      const last = this.versions.get(table);
+      this.versions.set(table, msg.version);
+      // A state is whole, so it is shown anyway; a gap only means some events were missed, and a
+      // sync makes sure nothing newer was missed too. A lower version is a new game (rematch).
+      const gap = last != null && msg.version > last + 1;
+      this.handlers.onState?.(msg, { gap, repeat: last != null && msg.version === last });
+      if (gap) this.sync(table);
+      return;
+    }
+    this.handlers.onMessage?.(msg);
+  }
+}

@@ -1,0 +1,577 @@
+// The table page: seats around the felt, the centre (trick, piles, layouts), your hand, the
+// actions the server lists as legal, scores, the score sheet and the log; the waiting room before
+// the start and the outcome at the end. Everything shown comes from the server's state messages
+// (`view`, `legal`, `to_act`, `deadline`, `over`, `outcome`, `events`, and `info`, the table).
+
+import { h, replace, toast } from "./dom.js";
+import { api } from "./api.js";
+import { backEl, cardEl, deckKind } from "./cards.js";
+import { analyse, cardControls, multiCandidates, multiControls, otherControls } from "./actions.js";
+import { describeEvent } from "./events.js";
+import { phaseLabel } from "./labels.js";
+import { gameTitle, loadGames, mySeat as mySeatIn, seatsOf } from "./lobby.js";
+import { rendererFor } from "./games.js";
+import { botIcon, trophyIcon } from "./icons.js";
+
+const ONE_CLICK = "tablee.oneclick";
+const LOG_MAX = 300;
+const POLL_MS = 4000;
+
+/** Where seat `rel` (0 = the viewer, at the bottom) sits: counterclockwise, as at a French table. */
+export function seatAngle(rel, n) {
+  return ((90 - (rel * 360) / n) * Math.PI) / 180;
+}
+
+/** The table's public description in a state message (`info`, or an object `table`). */
+export function infoOf(msg) {
+  if (!msg) return null;
+  if (msg.info) return msg.info;
+  if (msg.table && typeof msg.table === "object") return msg.table;
+  return null;
+}
+
+export function tableIdOf(msg) {
+  return msg.table && typeof msg.table === "object" ? msg.table.id : msg.table;
+}
+
+export function showTable(root, rawId, { socket, player }) {
+  const tableId = /^\d+$/.test(rawId) ? Number(rawId) : rawId;
+  const S = {
+    info: null,
+    msg: null,
+    selected: null,
+    multi: [],
+    log: [],
+    busy: false,
+    oneClick: localStorage.getItem(ONE_CLICK) === "1",
+    stopped: false,
+    poll: null,
+    showLast: false,
+    panelKey: null,
+    gameNo: null,
+    closedOverlay: null,
+  };
+
+  const felt = h("div.felt", { id: "felt" });
+  const status = h("div.status-line", { id: "status", role: "status", "aria-live": "polite" });
+  const panel = h("div.actions", { id: "actions" });
+  const hand = h("div.hand", { id: "hand" });
+  const meZone = h("div.me-zone", status, panel, hand);
+  const scores = h("div.panel.scores", { id: "scores" });
+  const sheet = h("div.panel.sheet-box", { id: "sheet", hidden: true });
+  const logList = h("ol.log-list", { id: "log" });
+  const logBox = h("div.panel.log", h("h3", "Journal"), logList);
+  const settings = h("label.check.small.oneclick",
+    h("input", {
+      type: "checkbox",
+      id: "oneclick",
+      checked: S.oneClick,
+      onchange: (ev) => {
+        S.oneClick = ev.target.checked;
+        localStorage.setItem(ONE_CLICK, S.oneClick ? "1" : "0");
+        S.panelKey = null;
+        render();
+      },
+    }),
+    " jouer une carte en un clic");
+  const overlay = h("div.overlay", { id: "result", hidden: true });
+  const side = h("aside.side", scores, sheet, logBox, settings);
+  const page = h("div.table-page", h("div.play", felt, meZone, overlay), side);
+  replace(root, page);
+  document.getElementById("crumb").textContent = `Table ${tableId}`;
+
+  const view = () => S.msg?.view ?? null;
+  const game = () => view()?.game ?? S.info?.game;
+  const kind = () => deckKind(game());
+  const seats = () => (S.info ? seatsOf(S.info) : []);
+  const nSeats = () => view()?.players ?? S.info?.players ?? seats().length;
+
+  function mySeat() {
+    const v = view();
+    if (v && v.seat !== undefined) return v.seat;
+    return S.info ? mySeatIn(S.info, player) : null;
+  }
+
+  function name(seat) {
+    if (seat == null) return "?";
+    const s = seats()[seat];
+    if (s?.name) return s.name;
+    return s?.kind === "bot" ? `Robot ${seat + 1}` : `Place ${seat + 1}`;
+  }
+
+  function ctx() {
+    return { kind: kind(), name, game: game(), mySeat: mySeat(), n: nSeats(), labels: rendererFor(game()).labels };
+  }
+
+  // -- data ---------------------------------------------------------------------------------
+
+  async function loadInfo() {
+    try {
+      setInfo(await api.table(tableId));
+    } catch (e) {
+      if (e.status === 404 || e.status === 422) {
+        S.stopped = true;
+        replace(root, h("div.panel.center-msg",
+          h("h2", "Table introuvable"),
+          h("p", `La table ${tableId} n'existe pas (ou plus).`),
+          h("a.btn.primary", { href: "#/" }, "Retour au salon")));
+        return;
+      }
+      toast(e.message, "error");
+    }
+    render();
+  }
+
+  function setInfo(info) {
+    if (!info) return;
+    if (S.gameNo != null && info.game_no !== S.gameNo) {
+      // a rematch: a new game at the same table
+      S.log = [];
+      S.selected = null;
+      S.multi = [];
+      S.closedOverlay = null;
+    }
+    S.gameNo = info.game_no;
+    S.info = info;
+  }
+
+  // The socket pushes every change; a slow poll only covers a socket that is down.
+  function schedulePoll() {
+    clearTimeout(S.poll);
+    if (S.stopped) return;
+    S.poll = setTimeout(async () => {
+      if (!socket.ready) await loadInfo();
+      schedulePoll();
+    }, POLL_MS);
+  }
+
+  function onState(msg, { repeat }) {
+    if (String(tableIdOf(msg)) !== String(tableId)) return;
+    setInfo(infoOf(msg));
+    S.msg = msg;
+    if (!repeat && Array.isArray(msg.events) && msg.events.length) {
+      const c = ctx();
+      c.formatters = rendererFor(game()).formatters;
+      for (const e of msg.events) {
+        const text = describeEvent(e, c);
+        if (text) S.log.push({ text, type: e.type, mine: e.seat != null && e.seat === mySeat() });
+      }
+      if (S.log.length > LOG_MAX) S.log.splice(0, S.log.length - LOG_MAX);
+    }
+    // a selection that is no longer legal is dropped
+    const model = analyse(msg.legal, msg.view?.hand);
+    if (S.selected && !model.byCard.has(S.selected)) S.selected = null;
+    if (S.multi.length && !model.multi.length) S.multi = [];
+    render();
+  }
+
+  function send(action) {
+    if (S.busy) return;
+    S.busy = true;
+    panel.classList.add("busy");
+    socket.act(tableId, action)
+      .then(() => {
+        S.selected = null;
+        S.multi = [];
+      })
+      .catch((err) => toast(err.message || "action refusée", "error"))
+      .finally(() => {
+        S.busy = false;
+        panel.classList.remove("busy");
+        S.panelKey = null;
+        render();
+      });
+  }
+
+  // -- rendering ----------------------------------------------------------------------------
+
+  function render() {
+    if (S.stopped) return;
+    const v = view();
+    page.classList.toggle("spectator", mySeat() == null);
+    const r = rendererFor(game());
+    if (game()) page.dataset.game = game();
+    if (!v) {
+      renderWaiting(r);
+      return;
+    }
+    renderFelt(r);
+    renderMe(r);
+    renderSide(r);
+    renderOverlay();
+  }
+
+  function header(extra) {
+    const v = view();
+    const bits = [h("strong", S.info?.title || gameTitle(game()) || "")];
+    if (v?.deal != null) bits.push(h("span", `donne ${v.deal}${v.deals ? `/${v.deals}` : ""}`));
+    if (v?.phase) bits.push(h("span.phase", phaseLabel(v.phase)));
+    if (S.info?.turn_seconds) bits.push(h("span.muted-light", `${S.info.turn_seconds} s par coup`));
+    if (S.info && mySeat() == null) bits.push(h("span.badge.spect", "spectateur"));
+    return h("div.felt-head", bits, extra);
+  }
+
+  function renderWaiting(r) {
+    const all = seats();
+    const me = mySeat();
+    const st = S.info?.status;
+    const isCreator = S.info?.creator && String(S.info.creator.id) === String(player.id);
+    const empty = all.filter((s) => s.kind === "empty").length;
+    const rows = all.map((s) =>
+      h("li", { class: `wait-seat ${s.kind}`, dataset: { seat: s.seat } },
+        h("span.sn", `Place ${s.seat + 1}`),
+        h("span.nm", s.kind === "empty" ? "libre" : [s.kind === "bot" ? botIcon() : null, `${s.name || name(s.seat)}${s.seat === me ? " (vous)" : ""}`]),
+        s.kind === "player" && s.seat !== me ? h("span.conn-dot", { class: s.connected ? "on" : "off", title: s.connected ? "connecté" : "absent" }) : null,
+        s.kind === "empty" && me == null && st === "waiting"
+          ? h("button.btn.small.primary", { type: "button", dataset: { joinSeat: s.seat }, onclick: () => doJoin(s.seat) }, "S'asseoir ici")
+          : null),
+    );
+    const buttons = [];
+    if (me != null && st === "waiting") buttons.push(h("button.btn", { type: "button", id: "leave", onclick: doLeave }, "Quitter la table"));
+    if (isCreator && st === "waiting" && empty) {
+      buttons.push(h("button.btn.primary", { type: "button", id: "start-bots", onclick: () => doStart(true) }, "Démarrer avec des robots"));
+    }
+    const link = `${location.origin}${location.pathname}#/table/${tableId}`;
+    replace(felt,
+      header(),
+      h("div.waiting.panel",
+        h("h2", st === "waiting" ? "En attente des joueurs" : "Connexion à la table…"),
+        S.info ? h("p.muted", `${S.info.title || gameTitle(S.info.game)} · ${S.info.players} joueurs · ${S.info.turn_seconds ? `${S.info.turn_seconds} s par coup` : "sans minuteur"}`) : null,
+        h("ul.wait-seats", rows),
+        st === "waiting" && empty ? h("p.muted.small", `La partie commence dès que ${empty === 1 ? "la dernière place est prise" : `les ${empty} places libres sont prises`}.`) : null,
+        h("div.row", buttons),
+        st === "waiting" ? h("p.muted.small", "Invitez vos amis avec ce lien : ", h("code", link)) : null));
+    panel.replaceChildren();
+    hand.replaceChildren();
+    status.replaceChildren();
+    overlay.hidden = true;
+    renderSide(r);
+  }
+
+  async function doJoin(seat) {
+    try {
+      setInfo(await api.join(tableId, seat));
+      // the socket's subscription was a spectator's: subscribe again to get this seat's view
+      socket.subscribe(tableId);
+      render();
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  }
+
+  async function doLeave() {
+    try {
+      await api.leave(tableId);
+      location.hash = "#/";
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  }
+
+  async function doStart(fill) {
+    try {
+      setInfo(await api.start(tableId, fill));
+      render();
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  }
+
+  function deadlineBar(deadline, big = false) {
+    if (!deadline) return null;
+    const end = Date.parse(deadline);
+    if (Number.isNaN(end)) return null;
+    const total = (S.info?.turn_seconds ?? 30) * 1000;
+    const left = Math.max(0, end - Date.now());
+    const fill = h("span.fill", { style: { width: `${Math.min(100, (left / total) * 100)}%` } });
+    const secs = h("span.secs");
+    const bar = h(`span.timer${big ? ".big" : ""}`, { title: "temps restant" }, fill);
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      fill.style.transition = `width ${left}ms linear`;
+      fill.style.width = "0%";
+    }));
+    if (left < 5000) bar.classList.add("hurry");
+    else setTimeout(() => bar.classList.add("hurry"), left - 5000);
+    return big ? h("span.timer-wrap", bar, secs) : bar;
+  }
+
+  function seatBadge(seat, r) {
+    const v = view();
+    const s = seats()[seat] || {};
+    const toAct = !S.msg.over && (S.msg.to_act || []).includes(seat);
+    const classes = ["seat"];
+    if (toAct) classes.push("to-act");
+    if (seat === mySeat()) classes.push("me");
+    if (s.kind === "bot") classes.push("bot");
+    if (s.kind === "player" && s.connected === false) classes.push("away");
+    const team = r.team?.(v, seat);
+    if (team != null) classes.push(`team-${team}`);
+    const count = Array.isArray(v.counts) ? v.counts[seat] : null;
+    const bits = [
+      h("div.seat-name",
+        s.kind === "bot" ? botIcon() : h("span.dot", { title: s.connected === false ? "absent" : "connecté" }),
+        h("span.nm", name(seat)),
+        v.dealer === seat ? h("span.chip.dealer", { title: "donneur" }, "D") : null),
+    ];
+    const facts = [];
+    if (count != null) {
+      facts.push(h("span.count", { title: `${count} carte${count > 1 ? "s" : ""} en main` }, backEl(kind(), { small: true }), `${count}`));
+    }
+    if (Array.isArray(v.tricks_won)) facts.push(h("span.tricks", { title: "plis remportés" }, `${v.tricks_won[seat]} pli${v.tricks_won[seat] > 1 ? "s" : ""}`));
+    if (team != null) facts.push(h("span.team", r.teamName(team, ctx())));
+    for (const extra of r.seatExtras?.(v, seat, ctx()) || []) facts.push(extra);
+    bits.push(h("div.seat-facts", facts));
+    const bubble = r.bubble?.(v, seat, ctx());
+    if (bubble) bits.push(h("div.bubble", bubble));
+    if (toAct) bits.push(deadlineBar(S.msg.deadline));
+    return h("div", { class: classes.join(" "), dataset: { seat } }, bits);
+  }
+
+  function renderFelt(r) {
+    const v = view();
+    const n = nSeats();
+    const me = mySeat() ?? 0;
+    const c = { ...ctx(), msg: S.msg, view: v, send, busy: S.busy, showLast: S.showLast, seatAngle: (seat) => seatAngle((seat - me + n) % n, n) };
+    const lastBtn = v.last_trick
+      ? h("button.btn.ghost.small.lastbtn", { type: "button", id: "last-trick-btn", "aria-pressed": S.showLast ? "true" : "false", onclick: () => { S.showLast = !S.showLast; render(); } }, S.showLast ? "masquer le dernier pli" : "dernier pli")
+      : null;
+    const chips = r.chips?.(v, c);
+    const layer = h("div.seats");
+    for (let seat = 0; seat < n; seat++) {
+      const rel = (seat - me + n) % n;
+      const a = seatAngle(rel, n);
+      const badge = seatBadge(seat, r);
+      badge.style.left = `${50 + 43 * Math.cos(a)}%`;
+      badge.style.top = `${50 + 42 * Math.sin(a)}%`;
+      const pos = rel === 0 ? "bottom" : Math.abs(Math.cos(a)) < 0.35 ? (Math.sin(a) < 0 ? "top" : "bottom") : Math.cos(a) > 0 ? "right" : "left";
+      badge.classList.add(`pos-${pos}`);
+      layer.append(badge);
+    }
+    const center = h("div.center", r.center(v, c));
+    replace(felt, header(lastBtn), chips ? h("div.info-chips", chips) : null, h("div.table-surface", center, layer));
+  }
+
+  function renderMe(r) {
+    const v = view();
+    const msg = S.msg;
+    const me = mySeat();
+    const legal = msg.over ? [] : msg.legal || [];
+    const model = analyse(legal, v.hand);
+    const c = { ...ctx(), msg, send, view: v };
+    const toAct = msg.over ? [] : msg.to_act || [];
+    const myTurn = me != null && toAct.includes(me) && legal.length > 0;
+    let text;
+    if (msg.over) text = "Partie terminée.";
+    else if (myTurn) text = r.prompt?.(v, legal, c) || "À vous de jouer !";
+    else if (legal.length) text = "Vous pouvez intervenir.";
+    else if (toAct.length) text = `${toAct.map(name).join(", ")} ${toAct.length > 1 ? "réfléchissent" : "réfléchit"}…`;
+    else text = "";
+    replace(status, h("span", text), myTurn ? deadlineBar(msg.deadline, true) : null);
+    status.classList.toggle("mine", legal.length > 0);
+
+    // The panel is rebuilt only when something it shows changed, so a half-made choice (a bid
+    // value picked, a suit to come) survives other players' moves.
+    const key = JSON.stringify([legal, S.selected, S.multi, v.hand, S.busy, S.oneClick]);
+    if (key !== S.panelKey) {
+      S.panelKey = key;
+      const controls = [];
+      if (S.selected && model.byCard.has(S.selected)) {
+        controls.push(cardControls(S.selected, model.byCard.get(S.selected), c, send));
+      } else if (model.byCard.size && !model.multi.length) {
+        controls.push(h("div.group.hint", S.oneClick ? "Cliquez sur une carte pour la jouer." : "Choisissez une carte, puis confirmez."));
+      }
+      if (model.multi.length) controls.push(multiControls(model.multi, S.multi, c, send));
+      const custom = r.panel?.(model, c);
+      if (custom) controls.push(custom);
+      else controls.push(...otherControls(model.others, c, send));
+      replace(panel, controls);
+    }
+
+    if (me == null || v.hand == null) {
+      replace(hand, h("p.muted.spectator-note", "Vous regardez la partie : les mains restent cachées."));
+      hand.classList.add("spect");
+      return;
+    }
+    hand.classList.remove("spect");
+    const custom = r.hand?.(v, c, model);
+    if (custom) {
+      replace(hand, custom);
+      return;
+    }
+    const candidates = model.multi.length ? multiCandidates(model.multi, S.multi) : new Set();
+    const anyCard = model.byCard.size > 0 || model.multi.length > 0;
+    const picked = [...S.multi];
+    let selectedShown = false;
+    const cards = v.hand.map((code) => {
+      let selected = false;
+      if (S.selected === code && !selectedShown) {
+        selected = true;
+        selectedShown = true;
+      }
+      const mi = picked.indexOf(code);
+      if (mi >= 0) {
+        selected = true;
+        picked.splice(mi, 1);
+      }
+      const playable = model.byCard.has(code) || candidates.has(code) || selected;
+      return cardEl(code, kind(), {
+        playable,
+        dimmed: anyCard && !playable,
+        selected,
+        onclick: playable ? () => clickCard(code, model, selected) : undefined,
+      });
+    });
+    replace(hand, cards);
+    fitHand();
+  }
+
+  function clickCard(code, model, selected) {
+    if (S.busy) return;
+    const single = model.byCard.get(code);
+    if (model.multi.length && (!single || S.multi.length)) {
+      if (selected) S.multi.splice(S.multi.lastIndexOf(code), 1);
+      else S.multi.push(code);
+      render();
+      return;
+    }
+    if (!single) return;
+    if (S.selected === code) {
+      // a second click on the selected card confirms it, when there is nothing else to choose
+      if (single.length === 1) send(single[0]);
+      else {
+        S.selected = null;
+        render();
+      }
+      return;
+    }
+    if (S.oneClick && single.length === 1) {
+      send(single[0]);
+      return;
+    }
+    S.selected = code;
+    render();
+  }
+
+  function fitHand() {
+    const cards = hand.querySelectorAll(":scope > .card");
+    if (!cards.length) return;
+    const width = hand.clientWidth - 8;
+    const cw = cards[0].offsetWidth || 60;
+    const n = cards.length;
+    const gap = n > 1 ? Math.min(6, (width - n * cw) / (n - 1)) : 0;
+    hand.style.setProperty("--gap", `${Math.max(gap, -cw * 0.74)}px`);
+    hand.classList.toggle("tight", gap < 0);
+  }
+
+  function renderSide(r) {
+    const v = view();
+    const n = nSeats();
+    const me = mySeat();
+    const wins = S.info?.wins;
+    const showWins = Array.isArray(wins) && wins.some((w) => w > 0);
+    if (v && Array.isArray(v.scores)) {
+      const teamScores = v.scores.length !== n;
+      const rows = v.scores.map((sc, i) =>
+        h("tr", { class: !teamScores && i === me ? "me" : "" },
+          h("td", teamScores ? r.teamName(i, ctx()) : name(i)),
+          h("td.num", String(sc)),
+          showWins && !teamScores ? h("td.num.wins", { title: "parties gagnées à cette table" }, `${wins[i]} `, trophyIcon()) : null));
+      replace(scores, h("h3", r.scoresTitle || "Scores"), h("table.sheet", h("tbody", rows)));
+    } else {
+      replace(scores, h("h3", "Joueurs"), h("ul.plain", seats().map((s) => h("li", s.kind === "bot" ? botIcon() : null, s.kind === "empty" ? "place libre" : name(s.seat)))));
+    }
+    const hist = v && (v.sheet ?? v.history);
+    if (Array.isArray(hist) && hist.length) {
+      replace(sheet, h("h3", "Feuille de marque"), sheetTable(hist, r, v));
+      sheet.hidden = false;
+    } else {
+      sheet.hidden = true;
+    }
+    replace(logList, S.log.slice(-80).map((l) => h("li", { class: `ev-${l.type}${l.mine ? " mine" : ""}` }, l.text)));
+    logList.scrollTop = logList.scrollHeight;
+  }
+
+  function sheetTable(hist, r, v) {
+    const custom = r.sheet?.(hist, v, ctx());
+    if (custom) return custom;
+    const rowsOf = (row) => (Array.isArray(row) ? row : row.scores ?? row.points ?? row.deltas ?? []);
+    const width = Math.max(...hist.map((row) => rowsOf(row).length));
+    const teams = width !== nSeats();
+    const head = [h("th", "#")];
+    for (let i = 0; i < width; i++) head.push(h("th", teams ? r.teamName(i, ctx()) : name(i)));
+    const body = hist.map((row, k) =>
+      h("tr", h("td", r.rowLabel?.(row, k, ctx()) ?? String(row.deal ?? k + 1)), rowsOf(row).map((x) => h("td.num", x == null ? "" : String(x)))));
+    return h("div.sheet-scroll", h("table.sheet", h("thead", h("tr", head)), h("tbody", body)));
+  }
+
+  function renderOverlay() {
+    const msg = S.msg;
+    if (!msg.over) {
+      overlay.hidden = true;
+      return;
+    }
+    if (S.closedOverlay === S.gameNo) {
+      overlay.hidden = true;
+      return;
+    }
+    const out = msg.outcome || {};
+    const winners = out.winners || [];
+    const outScores = out.scores || [];
+    const me = mySeat();
+    const won = me != null && winners.includes(me);
+    const votes = S.info?.rematch_votes || [];
+    const voted = me != null && votes.includes(me);
+    const humans = seats().filter((s) => s.kind === "player").length;
+    const rows = outScores.map((sc, i) =>
+      h("tr", { class: winners.includes(i) ? "win" : "" }, h("td", name(i)), h("td.num", String(sc)), h("td", winners.includes(i) ? "vainqueur" : "")));
+    overlay.hidden = false;
+    replace(overlay, h("div.result.panel", { role: "dialog", "aria-label": "fin de partie" },
+      h("h2", me == null ? "Partie terminée" : won ? "Gagné !" : "Partie terminée"),
+      h("p.winners", winners.length ? `${winners.length > 1 ? "Vainqueurs" : "Vainqueur"} : ${winners.map(name).join(", ")}` : "Pas de vainqueur."),
+      rows.length ? h("table.sheet", h("tbody", rows)) : null,
+      votes.length ? h("p.muted", `Revanche : ${votes.length}/${humans} joueur${humans > 1 ? "s" : ""} d'accord (${votes.map(name).join(", ")}).`) : null,
+      h("div.row",
+        me != null ? h("button.btn.primary", {
+          type: "button",
+          id: "rematch",
+          disabled: voted,
+          onclick: async (ev) => {
+            ev.target.disabled = true;
+            try {
+              setInfo(await api.rematch(tableId));
+              render();
+            } catch (e) {
+              ev.target.disabled = false;
+              toast(e.message, "error");
+            }
+          },
+        }, voted ? "Revanche demandée…" : "Revanche") : null,
+        h("button.btn", { type: "button", id: "close-result", onclick: () => { S.closedOverlay = S.gameNo; overlay.hidden = true; } }, "Voir la table"),
+        h("a.btn", { href: "#/" }, "Retour au salon"))));
+  }
+
+  // -- wiring -------------------------------------------------------------------------------
+
+  const onResize = () => fitHand();
+  window.addEventListener("resize", onResize);
+  loadGames().catch(() => {});
+  socket.subscribe(tableId);
+  loadInfo().then(schedulePoll);
+
+  return {
+    onState,
+    onConn(state) {
+      page.classList.toggle("offline", state !== "open");
+    },
+    onSocketError(msg) {
+      if (msg.code === "unknown_table") return;
+      toast(msg.message || msg.code, "error");
+    },
+    leave() {
+      S.stopped = true;
+      clearTimeout(S.poll);
+      window.removeEventListener("resize", onResize);
+      socket.unsubscribe(tableId);
+    },
+  };
+}
