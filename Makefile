@@ -17,8 +17,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# The server on 127.0.0.1:8000, SQLite at ./var/tablee.db, migrations applied at start-up.
 run: $(STAMP)
-	$(BIN)/tablee simulate --game contrecarte --players 4 --seed 1
+	$(BIN)/tablee serve
 
 simulate: $(STAMP)
 	$(BIN)/tablee simulate --game contrecarte --players 4 --seed 1

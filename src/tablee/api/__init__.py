@@ -1,0 +1,90 @@
+"""The FastAPI app: REST routers, the WebSocket endpoint, the browser client's static files.
+
+``create_app(settings)`` builds an app; nothing is created at import. Its lifespan opens the store,
+applies the migrations, and starts the table manager (which rebuilds every unfinished table and
+re-arms its timers).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from tablee import __version__
+from tablee.engine import InvalidOptions
+from tablee.settings import Settings
+from tablee.store import Store
+from tablee.tables import Broker, TableError, TableManager
+
+from . import games, players, tables, ws
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+log = logging.getLogger("tablee")
+
+_PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>tablée</title>
+<h1>tablée</h1><p>Le serveur de tables tourne. API : <a href="/docs">/docs</a>.</p>"""
+
+
+def create_app(settings: Settings | None = None, broker: Broker | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.database_url, settings.database_schema)
+        if settings.migrate:
+            await store.migrate()
+        manager = TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)
+        app.state.store = store
+        app.state.manager = manager
+        await manager.start()
+        try:
+            yield
+        finally:
+            await manager.close()
+            await store.close()
+
+    app = FastAPI(
+        title="tablée",
+        version=__version__,
+        description="Card tables over REST and a WebSocket (`/ws`).",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+
+    @app.exception_handler(TableError)
+    async def _table_error(request: Request, exc: TableError) -> JSONResponse:
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.http_status)
+
+    @app.exception_handler(InvalidOptions)
+    async def _invalid(request: Request, exc: InvalidOptions) -> JSONResponse:
+        loc = ["body", exc.field]
+        if exc.field not in {"game", "players", "bots", "turn_seconds", "private", "options"}:
+            loc = ["body", "options", exc.field]
+        return JSONResponse(
+            {"detail": [{"loc": loc, "msg": exc.reason, "type": "invalid_option"}]},
+            status_code=422,
+        )
+
+    app.include_router(players.router)
+    app.include_router(games.router)
+    app.include_router(tables.router)
+    app.include_router(ws.router)
+
+    if (WEB / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    else:
+
+        @app.get("/", include_in_schema=False)
+        async def _home() -> HTMLResponse:
+            return HTMLResponse(_PLACEHOLDER)
+
+    return app
+
+
+__all__ = ["create_app"]

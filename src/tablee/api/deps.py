@@ -1,0 +1,55 @@
+"""FastAPI dependencies: the app's store, table manager, settings, and the bearer player."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from tablee.settings import Settings
+from tablee.store import PlayerRecord, Store
+from tablee.tables import TableManager
+
+_bearer = HTTPBearer(auto_error=False, description="the token POST /api/players returned")
+
+
+def get_store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def get_manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+ManagerDep = Annotated[TableManager, Depends(get_manager)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+async def current_player(
+    store: StoreDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> PlayerRecord:
+    if credentials is None:
+        raise HTTPException(
+            401,
+            "this needs a player's token: Authorization: Bearer <token> (POST /api/players)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    player = await store.player_by_token(credentials.credentials)
+    if player is None:
+        raise HTTPException(401, "unknown token", headers={"WWW-Authenticate": "Bearer"})
+    if player.banned:
+        raise HTTPException(403, "this player is banned")
+    return player
+
+
+CurrentPlayer = Annotated[PlayerRecord, Depends(current_player)]

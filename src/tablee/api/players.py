@@ -1,0 +1,25 @@
+"""Guest players: an account is a name and a secret bearer token."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from .deps import CurrentPlayer, StoreDep
+from .schemas import Me, NewPlayer, NewPlayerResponse
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+
+@router.post("/players", status_code=201, response_model=NewPlayerResponse)
+async def create_player(body: NewPlayer, store: StoreDep) -> NewPlayerResponse:
+    """A guest account. The token is returned once; send it as ``Authorization: Bearer``."""
+    player, token = await store.create_player(body.name)
+    return NewPlayerResponse(
+        id=player.id, name=player.name, created_at=player.created_at, token=token
+    )
+
+
+@router.get("/me", response_model=Me)
+async def me(player: CurrentPlayer, store: StoreDep) -> Me:
+    tables = await store.tables_of_player(player.id)
+    return Me(id=player.id, name=player.name, created_at=player.created_at, tables=tables)

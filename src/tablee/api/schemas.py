@@ -1,0 +1,119 @@
+"""Request and response bodies of the REST API."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+NAME_MIN, NAME_MAX = 2, 24
+_NAME_CHARS = re.compile(r"^[\w .'\-]+$")
+
+
+class NewPlayer(BaseModel):
+    name: str = Field(
+        description=f"{NAME_MIN} to {NAME_MAX} characters: letters, digits, spaces, - _ . '",
+        examples=["Amélie"],
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, value: str) -> str:
+        name = " ".join(unicodedata.normalize("NFC", value).split())
+        if not NAME_MIN <= len(name) <= NAME_MAX:
+            raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+        if not _NAME_CHARS.match(name):
+            raise ValueError("a name holds only letters, digits, spaces and - _ . '")
+        if not any(c.isalnum() for c in name):
+            raise ValueError("a name needs at least one letter or digit")
+        return name
+
+
+class Player(BaseModel):
+    id: int
+    name: str
+    created_at: datetime
+
+
+class NewPlayerResponse(Player):
+    token: str = Field(description="the player's secret bearer token: shown once, keep it")
+
+
+class Me(Player):
+    tables: list[int] = Field(description="tables where this player has a seat")
+
+
+class NewTableRequest(BaseModel):
+    game: str = Field(examples=["contrecarte"])
+    players: int = Field(examples=[4])
+    options: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: float | None = Field(
+        default=None, description="seconds per decision; null: no timer", examples=[30]
+    )
+    bots: list[int] = Field(default_factory=list, description="seats played by bots")
+    private: bool = Field(default=False, description="hidden from the lobby; joined by its id")
+
+
+class JoinRequest(BaseModel):
+    seat: int | None = Field(default=None, description="a free seat; null: the first free one")
+
+
+class StartRequest(BaseModel):
+    fill_with_bots: bool = Field(default=False, description="bots take the empty seats")
+
+
+class LeaderboardEntry(BaseModel):
+    player_id: int
+    name: str
+    played: int
+    won: int
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str = Field(description="player, bot or empty")
+    player_id: int | None
+    name: str | None
+    connected: bool = Field(description="the seat's player has a live connection to the table")
+
+
+class Creator(BaseModel):
+    id: int
+    name: str | None
+
+
+class TableInfo(BaseModel):
+    id: int
+    game: str
+    title: str
+    status: str = Field(description="waiting, playing or finished")
+    players: int
+    options: dict[str, Any]
+    turn_seconds: float | None
+    private: bool
+    creator: Creator | None
+    game_no: int = Field(description="1, then one more per rematch")
+    version: int
+    seats: list[SeatInfo]
+    free_seats: list[int]
+    deadline: datetime | None
+    rematch_votes: list[int]
+    wins: list[int] = Field(description="games won per seat at this table")
+    created_at: datetime
+
+
+class GameResult(BaseModel):
+    game_no: int
+    game: str
+    finished_at: datetime
+    outcome: dict[str, Any]
+    seats: list[dict[str, Any]]
+    deals: list[dict[str, Any]]
+
+
+class Results(BaseModel):
+    table: TableInfo
+    games: list[GameResult]

@@ -1,0 +1,189 @@
+"""The tables of the database (SQLAlchemy 2 declarative models).
+
+The action log is append-only: a table's game state is the replay of its rows for the current
+``game_no`` (a rematch starts game ``game_no + 1`` at the same table).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    TypeDecorator,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on every backend (SQLite keeps no time zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("naive datetime given to the store")
+        if value is not None and dialect.name == "sqlite":
+            return value.astimezone(UTC).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+        datetime: UTCDateTime,
+    }
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    #: sha256 of the bearer token; the token itself is never stored
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    banned: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Table(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    creator_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    #: waiting -> playing -> finished (a rematch goes back to playing)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    #: which game of the table this is; 1, then +1 per rematch
+    game_no: Mapped[int] = mapped_column(Integer, default=1)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: a stacked deck for the current game (tests and replays only; never set by the public API)
+    deck: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    #: +1 on every accepted action and every seat or lifecycle change
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    #: when the seats to act run out of time (None: no timer or nobody to act)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: games won per seat over the table's games
+    wins: Mapped[list[Any]] = mapped_column(JSON)
+    #: seats that asked for a rematch of the finished game
+    rematch_votes: Mapped[list[Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: player | bot | empty
+    kind: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id"), nullable=True, index=True
+    )
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: 1-based position in the game's log
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: the table's version once this action was applied
+    version: Mapped[int] = mapped_column(Integer)
+    #: player | timer | bot
+    source: Mapped[str] = mapped_column(String(8))
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class DealScore(Base):
+    """A game's ``deal_end`` event, kept as the game emitted it."""
+
+    __tablename__ = "deal_scores"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: 1-based count of deals ended in this game
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: the action after which the deal ended
+    seq: Mapped[int] = mapped_column(Integer)
+    event: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class Result(Base):
+    """A finished game."""
+
+    __tablename__ = "results"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    outcome: Mapped[dict[str, Any]] = mapped_column(JSON)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class ResultSeat(Base):
+    """Who sat where in a finished game, their final score and whether they won."""
+
+    __tablename__ = "result_seats"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    won: Mapped[bool] = mapped_column(Boolean)
+
+
+Index("ix_result_seats_player", ResultSeat.player_id, ResultSeat.won)

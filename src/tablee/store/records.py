@@ -1,0 +1,94 @@
+"""Plain records the store hands to the rest of the app (never ORM objects)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+#: seat kinds
+PLAYER, BOT, EMPTY = "player", "bot", "empty"
+#: table statuses
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    id: int
+    name: str
+    created_at: datetime
+    banned: bool = False
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    kind: str = EMPTY
+    player_id: int | None = None
+    #: the player's name (filled by the store on reads; ignored on writes)
+    name: str | None = None
+
+
+@dataclass
+class TableRecord:
+    """A table's row and its seats. The tables layer changes a copy and hands it back to the store
+    with the version it started from."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    players: int
+    turn_seconds: float | None
+    private: bool
+    creator_id: int | None
+    status: str
+    game_no: int
+    seed: int
+    deck: list[str] | None
+    version: int
+    deadline: datetime | None
+    outcome: dict[str, Any] | None
+    wins: list[int]
+    rematch_votes: list[int]
+    created_at: datetime
+    seats: list[SeatRecord] = field(default_factory=list)
+    creator_name: str | None = None
+
+    def seat_of(self, player_id: int) -> int | None:
+        for s in self.seats:
+            if s.kind == PLAYER and s.player_id == player_id:
+                return s.seat
+        return None
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    source: str
+    at: datetime | None = None
+    #: the table's version once applied (set by the store from the table record)
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class NewTable:
+    game: str
+    options: dict[str, Any]
+    players: int
+    turn_seconds: float | None
+    private: bool
+    creator_id: int | None
+    seed: int
+    seats: list[SeatRecord]
+    status: str = WAITING
+    deck: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    player_id: int
+    name: str
+    played: int
+    won: int

@@ -1,0 +1,453 @@
+"""The repository: async functions over one engine, each its own transaction."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Integer, cast, event, func, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from . import models as m
+from .records import (
+    PLAYER,
+    LeaderboardRow,
+    LoggedAction,
+    NewTable,
+    PlayerRecord,
+    SeatRecord,
+    TableRecord,
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class StaleVersion(RuntimeError):
+    """The table changed since it was read (another writer won): reload and try again."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
+    u = make_url(url)
+    kwargs: dict[str, Any] = {}
+    if u.get_backend_name() == "sqlite":
+        db = u.database
+        if db and db != ":memory:" and not db.startswith("file:"):
+            Path(db).parent.mkdir(parents=True, exist_ok=True)
+        # One connection: SQLite has one writer anyway, and queueing in the pool is cheaper and
+        # fairer than busy-waiting on the file lock.
+        kwargs.update(connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=120)
+    else:
+        kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
+        if schema:
+            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+    engine = create_async_engine(url, **kwargs)
+    if u.get_backend_name() == "sqlite":
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+    return engine
+
+
+def _upgrade(connection: Connection, revision: str = "head") -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, revision)
+
+
+def _player(row: m.Player) -> PlayerRecord:
+    return PlayerRecord(id=row.id, name=row.name, created_at=row.created_at, banned=row.banned)
+
+
+class Store:
+    def __init__(self, url: str, schema: str | None = None) -> None:
+        self.url = url
+        self.engine = make_engine(url, schema)
+        self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def migrate(self) -> None:
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    def session(self) -> AsyncSession:
+        return self._sessions()
+
+    async def ping(self) -> bool:
+        async with self.engine.connect() as conn:
+            await conn.execute(select(1))
+        return True
+
+    # -- players ---------------------------------------------------------------------------------
+
+    async def create_player(self, name: str) -> tuple[PlayerRecord, str]:
+        """A new guest player and its bearer token (returned once, stored hashed)."""
+        token = secrets.token_urlsafe(32)
+        async with self._sessions.begin() as s:
+            row = m.Player(name=name, token_hash=hash_token(token), created_at=m.now())
+            s.add(row)
+            await s.flush()
+            return _player(row), token
+
+    async def player_by_token(self, token: str) -> PlayerRecord | None:
+        async with self._sessions() as s:
+            row = await s.scalar(select(m.Player).where(m.Player.token_hash == hash_token(token)))
+            return None if row is None else _player(row)
+
+    async def player(self, player_id: int) -> PlayerRecord | None:
+        async with self._sessions() as s:
+            row = await s.get(m.Player, player_id)
+            return None if row is None else _player(row)
+
+    async def set_banned(self, player_id: int, banned: bool) -> None:
+        async with self._sessions.begin() as s:
+            await s.execute(update(m.Player).where(m.Player.id == player_id).values(banned=banned))
+
+    # -- tables ----------------------------------------------------------------------------------
+
+    async def create_table(self, spec: NewTable) -> TableRecord:
+        async with self._sessions.begin() as s:
+            row = m.Table(
+                game=spec.game,
+                options=spec.options,
+                players=spec.players,
+                turn_seconds=spec.turn_seconds,
+                private=spec.private,
+                creator_id=spec.creator_id,
+                status=spec.status,
+                game_no=1,
+                seed=spec.seed,
+                deck=spec.deck,
+                version=1,
+                deadline=None,
+                outcome=None,
+                wins=[0] * spec.players,
+                rematch_votes=[],
+                created_at=m.now(),
+                updated_at=m.now(),
+            )
+            s.add(row)
+            await s.flush()
+            for seat in spec.seats:
+                s.add(
+                    m.Seat(
+                        table_id=row.id, seat=seat.seat, kind=seat.kind, player_id=seat.player_id
+                    )
+                )
+            table_id = row.id
+        table = await self.table(table_id)
+        assert table is not None
+        return table
+
+    async def table(self, table_id: int) -> TableRecord | None:
+        async with self._sessions() as s:
+            row = await s.get(m.Table, table_id)
+            if row is None:
+                return None
+            return (await self._records(s, [row]))[0]
+
+    async def tables(
+        self,
+        status: str | None = None,
+        game: str | None = None,
+        include_private: bool = False,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[TableRecord]:
+        q = select(m.Table).order_by(m.Table.id.desc()).limit(limit).offset(offset)
+        if status is not None:
+            q = q.where(m.Table.status == status)
+        if game is not None:
+            q = q.where(m.Table.game == game)
+        if not include_private:
+            q = q.where(m.Table.private.is_(False))
+        async with self._sessions() as s:
+            rows = list((await s.scalars(q)).all())
+            return await self._records(s, rows)
+
+    async def unfinished_table_ids(self) -> list[int]:
+        async with self._sessions() as s:
+            q = select(m.Table.id).where(m.Table.status != "finished").order_by(m.Table.id)
+            return list((await s.scalars(q)).all())
+
+    async def tables_of_player(self, player_id: int) -> list[int]:
+        async with self._sessions() as s:
+            q = (
+                select(m.Seat.table_id)
+                .where(m.Seat.player_id == player_id, m.Seat.kind == PLAYER)
+                .order_by(m.Seat.table_id)
+            )
+            return list((await s.scalars(q)).all())
+
+    async def _records(self, s: AsyncSession, rows: Sequence[m.Table]) -> list[TableRecord]:
+        if not rows:
+            return []
+        ids = [r.id for r in rows]
+        seat_rows = (
+            await s.execute(
+                select(m.Seat, m.Player.name)
+                .outerjoin(m.Player, m.Player.id == m.Seat.player_id)
+                .where(m.Seat.table_id.in_(ids))
+                .order_by(m.Seat.table_id, m.Seat.seat)
+            )
+        ).all()
+        seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+        for seat, name in seat_rows:
+            seats[seat.table_id].append(SeatRecord(seat.seat, seat.kind, seat.player_id, name))
+        creators = {r.creator_id for r in rows if r.creator_id is not None}
+        names: dict[int, str] = {}
+        if creators:
+            q = select(m.Player.id, m.Player.name).where(m.Player.id.in_(creators))
+            names = {pid: name for pid, name in (await s.execute(q)).all()}
+        return [
+            TableRecord(
+                id=r.id,
+                game=r.game,
+                options=dict(r.options),
+                players=r.players,
+                turn_seconds=r.turn_seconds,
+                private=r.private,
+                creator_id=r.creator_id,
+                status=r.status,
+                game_no=r.game_no,
+                seed=r.seed,
+                deck=None if r.deck is None else list(r.deck),
+                version=r.version,
+                deadline=r.deadline,
+                outcome=r.outcome,
+                wins=list(r.wins),
+                rematch_votes=list(r.rematch_votes),
+                created_at=r.created_at,
+                seats=seats[r.id],
+                creator_name=names.get(r.creator_id) if r.creator_id is not None else None,
+            )
+            for r in rows
+        ]
+
+    async def _update_table(
+        self, s: AsyncSession, t: TableRecord, expected_version: int, seats: bool
+    ) -> None:
+        result = await s.execute(
+            update(m.Table)
+            .where(m.Table.id == t.id, m.Table.version == expected_version)
+            .values(
+                status=t.status,
+                game_no=t.game_no,
+                seed=t.seed,
+                deck=t.deck,
+                version=t.version,
+                deadline=t.deadline,
+                outcome=t.outcome,
+                wins=t.wins,
+                rematch_votes=t.rematch_votes,
+                turn_seconds=t.turn_seconds,
+                updated_at=m.now(),
+            )
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise StaleVersion(f"table {t.id} is no longer at version {expected_version}")
+        if seats:
+            for seat in t.seats:
+                await s.execute(
+                    update(m.Seat)
+                    .where(m.Seat.table_id == t.id, m.Seat.seat == seat.seat)
+                    .values(kind=seat.kind, player_id=seat.player_id)
+                )
+
+    async def save_table(self, t: TableRecord, expected_version: int, seats: bool = True) -> None:
+        """Write a table's changed row (and seats) if nobody wrote it since ``expected_version``."""
+        async with self._sessions.begin() as s:
+            await self._update_table(s, t, expected_version, seats)
+
+    async def record_action(
+        self,
+        t: TableRecord,
+        expected_version: int,
+        action: LoggedAction,
+        deal_events: Sequence[dict[str, Any]] = (),
+        seats: bool = False,
+    ) -> None:
+        """An accepted action, in one transaction: the log row, the table's new version, deadline
+        and status, the deals it ended and, when it ends the game, the result."""
+        at = action.at or m.now()
+        async with self._sessions.begin() as s:
+            await self._update_table(s, t, expected_version, seats)
+            s.add(
+                m.ActionRow(
+                    table_id=t.id,
+                    game_no=t.game_no,
+                    seq=action.seq,
+                    seat=action.seat,
+                    action=action.action,
+                    version=t.version,
+                    source=action.source,
+                    at=at,
+                )
+            )
+            if deal_events:
+                done = await s.scalar(
+                    select(func.count())
+                    .select_from(m.DealScore)
+                    .where(m.DealScore.table_id == t.id, m.DealScore.game_no == t.game_no)
+                )
+                for i, ev in enumerate(deal_events, (done or 0) + 1):
+                    s.add(
+                        m.DealScore(
+                            table_id=t.id,
+                            game_no=t.game_no,
+                            deal=i,
+                            seq=action.seq,
+                            event=ev,
+                            at=at,
+                        )
+                    )
+            if t.status == "finished" and t.outcome is not None:
+                self._add_result(s, t, at)
+
+    def _add_result(self, s: AsyncSession, t: TableRecord, at: Any) -> None:
+        assert t.outcome is not None
+        s.add(
+            m.Result(
+                table_id=t.id, game_no=t.game_no, game=t.game, outcome=t.outcome, finished_at=at
+            )
+        )
+        scores = t.outcome.get("scores") or []
+        winners = set(t.outcome.get("winners") or [])
+        for seat in t.seats:
+            score = scores[seat.seat] if seat.seat < len(scores) else None
+            s.add(
+                m.ResultSeat(
+                    table_id=t.id,
+                    game_no=t.game_no,
+                    seat=seat.seat,
+                    kind=seat.kind,
+                    player_id=seat.player_id if seat.kind == PLAYER else None,
+                    score=score if isinstance(score, int | float) else None,
+                    won=seat.seat in winners,
+                )
+            )
+
+    async def actions(self, table_id: int, game_no: int, after: int = 0) -> list[LoggedAction]:
+        async with self._sessions() as s:
+            q = (
+                select(m.ActionRow)
+                .where(
+                    m.ActionRow.table_id == table_id,
+                    m.ActionRow.game_no == game_no,
+                    m.ActionRow.seq > after,
+                )
+                .order_by(m.ActionRow.seq)
+            )
+            return [
+                LoggedAction(r.seq, r.seat, r.action, r.source, r.at, r.version)
+                for r in (await s.scalars(q)).all()
+            ]
+
+    # -- results ---------------------------------------------------------------------------------
+
+    async def results(self, table_id: int) -> list[dict[str, Any]]:
+        """Every finished game of a table, oldest first, with seats and per-deal scores."""
+        async with self._sessions() as s:
+            results = (
+                await s.scalars(
+                    select(m.Result).where(m.Result.table_id == table_id).order_by(m.Result.game_no)
+                )
+            ).all()
+            seats = (
+                await s.execute(
+                    select(m.ResultSeat, m.Player.name)
+                    .outerjoin(m.Player, m.Player.id == m.ResultSeat.player_id)
+                    .where(m.ResultSeat.table_id == table_id)
+                    .order_by(m.ResultSeat.game_no, m.ResultSeat.seat)
+                )
+            ).all()
+            deals = (
+                await s.scalars(
+                    select(m.DealScore)
+                    .where(m.DealScore.table_id == table_id)
+                    .order_by(m.DealScore.game_no, m.DealScore.deal)
+                )
+            ).all()
+        out = []
+        for r in results:
+            out.append(
+                {
+                    "game_no": r.game_no,
+                    "game": r.game,
+                    "finished_at": r.finished_at.isoformat(),
+                    "outcome": r.outcome,
+                    "seats": [
+                        {
+                            "seat": rs.seat,
+                            "kind": rs.kind,
+                            "player_id": rs.player_id,
+                            "name": name,
+                            "score": rs.score,
+                            "won": rs.won,
+                        }
+                        for rs, name in seats
+                        if rs.game_no == r.game_no
+                    ],
+                    "deals": [
+                        {"deal": d.deal, "seq": d.seq, "event": d.event}
+                        for d in deals
+                        if d.game_no == r.game_no
+                    ],
+                }
+            )
+        return out
+
+    async def deal_events(self, table_id: int, game_no: int) -> list[dict[str, Any]]:
+        async with self._sessions() as s:
+            q = (
+                select(m.DealScore.event)
+                .where(m.DealScore.table_id == table_id, m.DealScore.game_no == game_no)
+                .order_by(m.DealScore.deal)
+            )
+            return list((await s.scalars(q)).all())
+
+    async def leaderboard(self, game: str | None = None, limit: int = 50) -> list[LeaderboardRow]:
+        played = func.count().label("played")
+        won = func.sum(cast(m.ResultSeat.won, Integer)).label("won")
+        q = (
+            select(m.Player.id, m.Player.name, played, won)
+            .join(m.ResultSeat, m.ResultSeat.player_id == m.Player.id)
+            .join(
+                m.Result,
+                (m.Result.table_id == m.ResultSeat.table_id)
+                & (m.Result.game_no == m.ResultSeat.game_no),
+            )
+            .group_by(m.Player.id, m.Player.name)
+            .order_by(won.desc(), played.asc(), m.Player.id)
+            .limit(limit)
+        )
+        if game is not None:
+            q = q.where(m.Result.game == game)
+        async with self._sessions() as s:
+            return [
+                LeaderboardRow(player_id=pid, name=name, played=int(p), won=int(w or 0))
+                for pid, name, p, w in (await s.execute(q)).all()
+            ]

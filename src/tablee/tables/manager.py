@@ -1,0 +1,756 @@
+"""Live tables: seats, lifecycle, the action pipeline, timers, bots and the fan-out of views.
+
+Every change to a table runs under that table's ``asyncio.Lock``:
+
+    auth -> load -> check -> apply -> persist (one transaction) -> tell
+
+Nothing is told (ack, states) before the store has committed, so nothing acknowledged is ever lost;
+the in-memory table is replaced only after the commit, so a failed write changes nothing. Each
+subscriber gets the view of its own seat (``game.view``) and the events its seat may see
+(``visible_events``), never anything else from the state.
+
+Versions: a table's version goes up by one on every accepted action and on every seat or lifecycle
+change (join, leave, start, rematch), and every change is pushed to the subscribers, so a client
+that sees a gap knows it missed something and asks for a ``sync``.
+
+Timers: whenever the seats to act change, the deadline becomes now + ``turn_seconds``; it is stored
+with the table, so it survives a restart. When it passes, the table plays ``auto_action`` for each
+seat still to act (logged with source ``timer``); if the same seats are still to act afterwards
+(e.g. a draw, then play or pass), the deadline has already passed and the table goes on at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import secrets
+from collections import Counter
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from tablee import bots
+from tablee.engine import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    UnknownGame,
+    get_game,
+    visible_events,
+)
+from tablee.store import (
+    BOT,
+    EMPTY,
+    FINISHED,
+    PLAYER,
+    PLAYING,
+    WAITING,
+    LoggedAction,
+    NewTable,
+    PlayerRecord,
+    SeatRecord,
+    StaleVersion,
+    Store,
+    TableRecord,
+)
+
+from .broker import Broker, LocalBroker
+from .errors import TableError
+
+log = logging.getLogger("tablee.tables")
+
+MIN_TURN_SECONDS = 0.05
+MAX_TURN_SECONDS = 86_400.0
+#: retries of a change that lost a race with another process
+RETRIES = 5
+
+BotPolicy = Callable[[Game, Any, int], Action]
+
+
+class Subscriber(Protocol):
+    """A connection that receives a table's states. ``send`` must not block (it queues)."""
+
+    @property
+    def player_id(self) -> int | None: ...
+
+    def send(self, text: str) -> None: ...
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+class LiveTable:
+    """A table held in memory: its record, its game state, its subscribers and its tasks."""
+
+    def __init__(self, rec: TableRecord, game: Game, state: Any, seq: int) -> None:
+        self.rec = rec
+        self.game = game
+        self.state = state
+        #: actions in the current game's log
+        self.seq = seq
+        self.lock = asyncio.Lock()
+        self.subscribers: dict[Subscriber, None] = {}
+        #: live subscriptions per player (several tabs are fine)
+        self.presence: Counter[int] = Counter()
+        self.timer: asyncio.TimerHandle | None = None
+        self.bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> int:
+        return self.rec.id
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.state is None or self.rec.status != PLAYING:
+            return ()
+        return tuple(self.game.to_act(self.state))
+
+
+class TableManager:
+    def __init__(
+        self,
+        store: Store,
+        broker: Broker | None = None,
+        bot_delay: float = 0.5,
+        bot_policy: BotPolicy = bots.auto,
+    ) -> None:
+        self.store = store
+        self.broker: Broker = broker or LocalBroker()
+        self.bot_delay = bot_delay
+        self.bot_policy = bot_policy
+        self._tables: dict[int, LiveTable] = {}
+        self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+        #: accepted moves since start-up (metrics, benchmarks)
+        self.moves = 0
+
+    # -- start-up and shut-down ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild every unfinished table from its log and re-arm its timer and bots."""
+        for table_id in await self.store.unfinished_table_ids():
+            try:
+                await self.get(table_id)
+            except Exception:  # one corrupt table must not keep the others down
+                log.exception("table %s could not be restored", table_id)
+        await self.broker.start(self._on_published)
+
+    async def close(self) -> None:
+        self._closed = True
+        for live in self._tables.values():
+            self._disarm(live)
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        await self.broker.close()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- loading ---------------------------------------------------------------------------------
+
+    def cached(self, table_id: int) -> LiveTable | None:
+        return self._tables.get(table_id)
+
+    async def get(self, table_id: int) -> LiveTable:
+        live = self._tables.get(table_id)
+        if live is not None:
+            return live
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._loading[table_id] = pending
+            try:
+                live = await self._load(table_id)
+                if live is not None:
+                    self._tables[table_id] = live
+                    self._arm(live)
+                    self._schedule_bot(live)
+                pending.set_result(live)
+            except BaseException as exc:
+                pending.set_exception(exc)
+                raise
+            finally:
+                del self._loading[table_id]
+        else:
+            live = await asyncio.shield(pending)
+        if live is None:
+            raise TableError("unknown_table", f"there is no table {table_id}")
+        return live
+
+    async def _load(self, table_id: int) -> LiveTable | None:
+        rec = await self.store.table(table_id)
+        if rec is None:
+            return None
+        game = get_game(rec.game)
+        if rec.status == WAITING:
+            return LiveTable(rec, game, None, 0)
+        state, seq, _ = await self._rebuild(rec, game)
+        return LiveTable(rec, game, state, seq)
+
+    async def _rebuild(
+        self, rec: TableRecord, game: Game, state: Any = None, after: int = 0
+    ) -> tuple[Any, int, list[Event]]:
+        """The state of the table's current game: ``state`` (at ``after`` actions) brought up to
+        date with the log, or a replay from the start. Also the events of the replayed actions."""
+        if state is None:
+            state, after = game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck), 0
+        events: list[Event] = []
+        seq = after
+        for row in await self.store.actions(rec.id, rec.game_no, after=after):
+            state, evs = game.apply(state, row.seat, row.action)
+            events.extend(evs)
+            seq = row.seq
+        return state, seq, events
+
+    async def _reload(self, live: LiveTable) -> list[Event]:
+        """Catch up with changes another process wrote. Returns the events of the new actions."""
+        rec = await self.store.table(live.id)
+        if rec is None or rec.version == live.rec.version:
+            return []
+        events: list[Event] = []
+        if rec.status == WAITING:
+            state, seq = None, 0
+        elif rec.game_no == live.rec.game_no and live.state is not None:
+            state, seq, events = await self._rebuild(rec, live.game, live.state, live.seq)
+        else:
+            state, seq, _ = await self._rebuild(rec, live.game)
+        live.rec, live.state, live.seq = rec, state, seq
+        return events
+
+    async def _on_published(self, table_id: int, version: int) -> None:
+        live = self._tables.get(table_id)
+        if live is None or version <= live.rec.version:
+            return
+        async with live.lock:
+            if version <= live.rec.version:
+                return
+            events = await self._reload(live)
+            self._after_change(live, events)
+
+    # -- creating and seating --------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        creator: PlayerRecord | None,
+        game: str,
+        players: int,
+        options: dict[str, Any] | None = None,
+        turn_seconds: float | None = None,
+        bots: Iterable[int] = (),
+        private: bool = False,
+        *,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+    ) -> LiveTable:
+        """A new table with the creator in the first seat that is not a bot; it starts at once
+        when that fills it. ``seed`` and ``deck`` are for tests and replays only.
+
+        Raises ``InvalidOptions`` naming the field at fault."""
+        try:
+            g = get_game(game)
+        except UnknownGame as exc:
+            raise InvalidOptions("game", str(exc)) from None
+        if seed is None:
+            seed = secrets.randbits(62)
+        try:
+            # checks the player count, then the options, then that the game deals with them
+            g.new(players, options, seed=seed, deck=deck)
+        except InvalidOptions:
+            raise
+        except ValueError as exc:
+            raise InvalidOptions("deck" if deck is not None else "options", str(exc)) from None
+        opts = g.normalize_options(options)
+        bot_seats = _check_bots(bots, players)
+        if turn_seconds is not None and not (MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS):
+            raise InvalidOptions(
+                "turn_seconds",
+                f"must be null (no timer) or between {MIN_TURN_SECONDS} and"
+                f" {MAX_TURN_SECONDS:g} seconds, got {turn_seconds}",
+            )
+        seats = [SeatRecord(i, BOT if i in bot_seats else EMPTY) for i in range(players)]
+        if creator is not None:
+            for s in seats:
+                if s.kind == EMPTY:
+                    s.kind, s.player_id = PLAYER, creator.id
+                    break
+        rec = await self.store.create_table(
+            NewTable(
+                game=g.name,
+                options=opts,
+                players=players,
+                turn_seconds=turn_seconds,
+                private=private,
+                creator_id=creator.id if creator else None,
+                seed=seed,
+                seats=seats,
+                deck=deck,
+            )
+        )
+        live = LiveTable(rec, g, None, 0)
+        self._tables[rec.id] = live
+        if all(s.kind != EMPTY for s in rec.seats):
+            async with live.lock:
+                await self._change(live, _begin)
+        return live
+
+    async def join(self, player: PlayerRecord, table_id: int, seat: int | None = None) -> LiveTable:
+        live = await self.get(table_id)
+
+        def change(rec: TableRecord) -> list[Event]:
+            if rec.seat_of(player.id) is not None:
+                raise TableError("already_seated", "you already sit at this table")
+            if rec.status == PLAYING:
+                raise TableError("table_full", "the game has started; you may watch it")
+            free = [s.seat for s in rec.seats if s.kind == EMPTY]
+            if not free:
+                raise TableError("table_full", "every seat of this table is taken")
+            if seat is None:
+                chosen = free[0]
+            elif not isinstance(seat, int) or not 0 <= seat < rec.players:
+                raise TableError("bad_request", f"there is no seat {seat} at this table")
+            elif seat not in free:
+                raise TableError("seat_taken", f"seat {seat} is taken")
+            else:
+                chosen = seat
+            rec.seats[chosen] = SeatRecord(chosen, PLAYER, player.id, player.name)
+            events: list[Event] = [{"type": "player_joined", "seat": chosen, "name": player.name}]
+            if rec.status == WAITING and all(s.kind != EMPTY for s in rec.seats):
+                events += _begin(rec)
+            return events
+
+        async with live.lock:
+            await self._change(live, change)
+        return live
+
+    async def leave(self, player: PlayerRecord, table_id: int) -> LiveTable:
+        """Waiting or finished: the seat becomes free. Playing: a bot takes the seat."""
+        live = await self.get(table_id)
+
+        def change(rec: TableRecord) -> list[Event]:
+            seat = rec.seat_of(player.id)
+            if seat is None:
+                raise TableError("not_seated", "you do not sit at this table")
+            kind = BOT if rec.status == PLAYING else EMPTY
+            rec.seats[seat] = SeatRecord(seat, kind)
+            rec.rematch_votes = [s for s in rec.rematch_votes if s != seat]
+            return [{"type": "player_left", "seat": seat, "name": player.name, "replaced_by": kind}]
+
+        async with live.lock:
+            await self._change(live, change)
+        return live
+
+    async def start_table(
+        self, player: PlayerRecord, table_id: int, fill_with_bots: bool = False
+    ) -> LiveTable:
+        live = await self.get(table_id)
+
+        def change(rec: TableRecord) -> list[Event]:
+            if rec.creator_id != player.id:
+                raise TableError("forbidden", "only the table's creator may start it")
+            if rec.status != WAITING:
+                raise TableError("already_started", "the game has already started")
+            empty = [s.seat for s in rec.seats if s.kind == EMPTY]
+            if empty and not fill_with_bots:
+                raise TableError(
+                    "seats_empty",
+                    f"seat(s) {', '.join(map(str, empty))} are empty: wait for players,"
+                    " or start with fill_with_bots",
+                )
+            for s in empty:
+                rec.seats[s] = SeatRecord(s, BOT)
+            return _begin(rec)
+
+        async with live.lock:
+            await self._change(live, change)
+        return live
+
+    async def rematch(self, player: PlayerRecord, table_id: int) -> LiveTable:
+        """A seated player's vote for a new game at the table; the game starts once every seated
+        person has voted and no seat is empty."""
+        live = await self.get(table_id)
+
+        def change(rec: TableRecord) -> list[Event]:
+            seat = rec.seat_of(player.id)
+            if seat is None:
+                raise TableError("not_seated", "you do not sit at this table")
+            if rec.status != FINISHED:
+                raise TableError("not_finished", "the game is not over yet")
+            if seat not in rec.rematch_votes:
+                rec.rematch_votes = sorted([*rec.rematch_votes, seat])
+            events: list[Event] = [{"type": "rematch_vote", "seat": seat}]
+            humans = {s.seat for s in rec.seats if s.kind == PLAYER}
+            if all(s.kind != EMPTY for s in rec.seats) and humans <= set(rec.rematch_votes):
+                rec.game_no += 1
+                rec.seed = secrets.randbits(62)
+                rec.deck = None
+                rec.outcome = None
+                rec.rematch_votes = []
+                events += _begin(rec)
+            return events
+
+        async with live.lock:
+            await self._change(live, change)
+        return live
+
+    async def _change(
+        self,
+        live: LiveTable,
+        change: Callable[[TableRecord], list[Event]],
+    ) -> None:
+        """A seat or lifecycle change: applied to a copy, saved, then swapped in and told.
+        Called under the table's lock."""
+        for _ in range(RETRIES):
+            rec = _copy(live.rec)
+            events = change(rec)
+            rec.version += 1
+            state, seq = live.state, live.seq
+            if rec.status == PLAYING and (
+                live.rec.status != PLAYING or rec.game_no != live.rec.game_no
+            ):
+                state, seq = (
+                    live.game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck),
+                    0,
+                )
+                to_act = tuple(live.game.to_act(state))
+                rec.deadline = _deadline(rec, (), to_act, None)
+            try:
+                await self.store.save_table(rec, live.rec.version)
+            except StaleVersion:
+                self._after_change(live, await self._reload(live))
+                continue
+            live.rec, live.state, live.seq = rec, state, seq
+            self._after_change(live, events)
+            self._spawn(self.broker.publish(live.id, rec.version))
+            return
+        raise TableError("conflict", "the table is busy; try again")
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        player: PlayerRecord,
+        table_id: int,
+        action: Any,
+        on_accepted: Callable[[], None] | None = None,
+    ) -> None:
+        """A player's move. Raises ``TableError`` (with the protocol's code) when refused; calls
+        ``on_accepted`` after the commit and before any state is sent."""
+        live = await self.get(table_id)
+        async with live.lock:
+            seat = live.rec.seat_of(player.id)
+            if seat is None:
+                raise TableError("not_seated", "you do not sit at this table")
+            if live.rec.status == WAITING:
+                raise TableError("not_started", "the game has not started yet")
+            if live.rec.status == FINISHED:
+                raise TableError("table_over", "the game is over")
+            await self._move(live, seat, action, "player", on_accepted)
+
+    async def _move(
+        self,
+        live: LiveTable,
+        seat: int,
+        action: Any,
+        source: str,
+        on_accepted: Callable[[], None] | None = None,
+    ) -> None:
+        """check -> apply -> persist -> tell; under the table's lock."""
+        for _ in range(RETRIES):
+            rec, state, game = live.rec, live.state, live.game
+            try:
+                new_state, events = game.apply(state, seat, action)
+            except IllegalAction as exc:
+                code = "table_over" if exc.code == "game_over" else exc.code
+                raise TableError(code, exc.reason) from None
+            new = _copy(rec)
+            new.version += 1
+            seq = live.seq + 1
+            now = utcnow()
+            if game.is_over(new_state):
+                new.status = FINISHED
+                new.outcome = game.outcome(new_state) or {}
+                new.deadline = None
+                new.rematch_votes = []
+                new.wins = list(rec.wins)
+                for w in new.outcome.get("winners") or []:
+                    if isinstance(w, int) and 0 <= w < len(new.wins):
+                        new.wins[w] += 1
+            else:
+                before = tuple(game.to_act(state))
+                after = tuple(game.to_act(new_state))
+                new.deadline = _deadline(new, before, after, rec.deadline, now)
+            deal_events = [e for e in events if e.get("type") == "deal_end" and "to" not in e]
+            try:
+                await self.store.record_action(
+                    new,
+                    rec.version,
+                    LoggedAction(seq, seat, action, source, now),
+                    deal_events,
+                    seats=False,
+                )
+            except StaleVersion:
+                self._after_change(live, await self._reload(live))
+                if live.rec.status != PLAYING:
+                    raise TableError("table_over", "the game is over") from None
+                continue
+            live.rec, live.state, live.seq = new, new_state, seq
+            self.moves += 1
+            if on_accepted is not None:
+                on_accepted()
+            self._after_change(live, events)
+            self._spawn(self.broker.publish(live.id, new.version))
+            return
+        raise TableError("conflict", "the table is busy; try again")
+
+    def _after_change(self, live: LiveTable, events: list[Event]) -> None:
+        self._broadcast(live, events)
+        self._arm(live)
+        self._schedule_bot(live)
+
+    # -- timers ----------------------------------------------------------------------------------
+
+    def _disarm(self, live: LiveTable) -> None:
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+
+    def _arm(self, live: LiveTable) -> None:
+        self._disarm(live)
+        deadline = live.rec.deadline
+        if self._closed or deadline is None or live.rec.status != PLAYING:
+            return
+        delay = max(0.0, (deadline - utcnow()).total_seconds())
+        live.timer = asyncio.get_running_loop().call_later(
+            delay, lambda: self._spawn(self._expire(live, deadline))
+        )
+
+    async def _expire(self, live: LiveTable, deadline: datetime) -> None:
+        async with live.lock:
+            if live.rec.deadline != deadline or live.rec.status != PLAYING:
+                return  # something moved in the meantime; the change re-armed the timer
+            if utcnow() < deadline:
+                self._arm(live)
+                return
+            moved = False
+            for seat in live.to_act():
+                if live.rec.status != PLAYING or seat not in live.to_act():
+                    continue
+                if not live.game.legal_actions(live.state, seat):
+                    continue
+                action = live.game.auto_action(live.state, seat)
+                try:
+                    await self._move(live, seat, action, "timer")
+                    moved = True
+                except TableError as exc:
+                    log.error("table %s: auto_action for seat %s refused: %s", live.id, seat, exc)
+            if not moved:
+                log.error("table %s: deadline passed but no seat could move", live.id)
+
+    # -- bots ------------------------------------------------------------------------------------
+
+    def _bot_seats(self, live: LiveTable) -> list[int]:
+        if live.rec.status != PLAYING:
+            return []
+        return [s for s in live.to_act() if live.rec.seats[s].kind == BOT]
+
+    def _schedule_bot(self, live: LiveTable) -> None:
+        if self._closed or live.bot_task is not None or not self._bot_seats(live):
+            return
+        live.bot_task = self._spawn(self._bot_turn(live))
+
+    async def _bot_turn(self, live: LiveTable) -> None:
+        try:
+            await asyncio.sleep(self.bot_delay)
+            async with live.lock:
+                for seat in self._bot_seats(live):
+                    if seat not in self._bot_seats(live):
+                        continue
+                    if not live.game.legal_actions(live.state, seat):
+                        continue
+                    action = self.bot_policy(live.game, live.state, seat)
+                    try:
+                        await self._move(live, seat, action, "bot")
+                    except TableError as exc:
+                        log.error("table %s: bot move for seat %s refused: %s", live.id, seat, exc)
+                        return
+        finally:
+            live.bot_task = None
+        self._schedule_bot(live)
+
+    # -- subscribers -----------------------------------------------------------------------------
+
+    async def subscribe(self, sub: Subscriber, table_id: int) -> LiveTable:
+        live = await self.get(table_id)
+        async with live.lock:
+            if sub not in live.subscribers:
+                live.subscribers[sub] = None
+                pid = sub.player_id
+                if pid is not None:
+                    live.presence[pid] += 1
+                    if live.presence[pid] == 1 and live.rec.seat_of(pid) is not None:
+                        # the seat's "connected" flag changed: tell the others
+                        self._broadcast(live, [], exclude=sub)
+            sub.send(self.state_text(live, self.seat_of(live, sub)))
+        return live
+
+    async def sync(self, sub: Subscriber, table_id: int) -> None:
+        live = await self.get(table_id)
+        sub.send(self.state_text(live, self.seat_of(live, sub)))
+
+    def unsubscribe(self, sub: Subscriber, table_id: int) -> bool:
+        live = self._tables.get(table_id)
+        if live is None or sub not in live.subscribers:
+            return False
+        del live.subscribers[sub]
+        pid = sub.player_id
+        if pid is not None:
+            live.presence[pid] -= 1
+            if live.presence[pid] <= 0:
+                del live.presence[pid]
+                if live.rec.seat_of(pid) is not None:
+                    self._broadcast(live, [])
+        return True
+
+    def seat_of(self, live: LiveTable, sub: Subscriber) -> int | None:
+        pid = sub.player_id
+        return None if pid is None else live.rec.seat_of(pid)
+
+    def _broadcast(
+        self, live: LiveTable, events: list[Event], exclude: Subscriber | None = None
+    ) -> None:
+        texts: dict[int | None, str] = {}
+        for sub in list(live.subscribers):
+            if sub is exclude:
+                continue
+            seat = self.seat_of(live, sub)
+            text = texts.get(seat)
+            if text is None:
+                text = texts[seat] = self.state_text(live, seat, events)
+            sub.send(text)
+
+    # -- what clients see ------------------------------------------------------------------------
+
+    def state_text(self, live: LiveTable, seat: int | None, events: Iterable[Event] = ()) -> str:
+        return dumps(self.state_message(live, seat, events))
+
+    def state_message(
+        self, live: LiveTable, seat: int | None, events: Iterable[Event] = ()
+    ) -> dict[str, Any]:
+        rec, game, state = live.rec, live.game, live.state
+        playing = state is not None and rec.status == PLAYING
+        return {
+            "type": "state",
+            "table": rec.id,
+            "version": rec.version,
+            "view": None if state is None else game.view(state, seat),
+            "legal": game.legal_actions(state, seat) if playing and seat is not None else [],
+            "to_act": list(live.to_act()),
+            "deadline": _iso(rec.deadline) if playing else None,
+            "over": rec.status == FINISHED,
+            "outcome": rec.outcome if rec.status == FINISHED else None,
+            "events": visible_events(list(events), seat),
+            "info": self.info(live),
+        }
+
+    def info(self, live: LiveTable | TableRecord) -> dict[str, Any]:
+        """A table's public description (lobby, REST, the ``info`` block of states)."""
+        rec = live.rec if isinstance(live, LiveTable) else live
+        present = live.presence if isinstance(live, LiveTable) else Counter()
+        if not isinstance(live, LiveTable):
+            cached = self._tables.get(rec.id)
+            if cached is not None:
+                rec, present = cached.rec, cached.presence
+        game = get_game(rec.game)
+        return {
+            "id": rec.id,
+            "game": rec.game,
+            "title": game.title,
+            "status": rec.status,
+            "players": rec.players,
+            "options": rec.options,
+            "turn_seconds": rec.turn_seconds,
+            "private": rec.private,
+            "creator": None
+            if rec.creator_id is None
+            else {"id": rec.creator_id, "name": rec.creator_name},
+            "game_no": rec.game_no,
+            "version": rec.version,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "player_id": s.player_id,
+                    "name": s.name if s.kind == PLAYER else None,
+                    "connected": s.kind == PLAYER and present.get(s.player_id or 0, 0) > 0,
+                }
+                for s in rec.seats
+            ],
+            "free_seats": [s.seat for s in rec.seats if s.kind == EMPTY],
+            "deadline": _iso(rec.deadline),
+            "rematch_votes": list(rec.rematch_votes),
+            "wins": list(rec.wins),
+            "created_at": _iso(rec.created_at),
+        }
+
+
+def _copy(rec: TableRecord) -> TableRecord:
+    return dataclasses.replace(
+        rec,
+        seats=[dataclasses.replace(s) for s in rec.seats],
+        wins=list(rec.wins),
+        rematch_votes=list(rec.rematch_votes),
+    )
+
+
+def _begin(rec: TableRecord) -> list[Event]:
+    """Marks the record as playing a new game (the caller builds the state)."""
+    rec.status = PLAYING
+    rec.outcome = None
+    return [{"type": "game_started", "game_no": rec.game_no}]
+
+
+def _deadline(
+    rec: TableRecord,
+    before: tuple[int, ...],
+    after: tuple[int, ...],
+    current: datetime | None,
+    now: datetime | None = None,
+) -> datetime | None:
+    if rec.turn_seconds is None or not after:
+        return None
+    if current is None or set(before) != set(after):
+        return (now or utcnow()) + timedelta(seconds=rec.turn_seconds)
+    return current
+
+
+def _check_bots(bots: Iterable[int], players: int) -> set[int]:
+    out: set[int] = set()
+    for b in bots:
+        if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b < players:
+            raise InvalidOptions("bots", f"seats are numbered 0 to {players - 1}, not {b!r}")
+        if b in out:
+            raise InvalidOptions("bots", f"seat {b} is listed twice")
+        out.add(b)
+    return out
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
