@@ -15,7 +15,16 @@ import typing
 from typing import Any
 
 
+#: leaves returned as they are; checked by exact type first because most of a state is card
+#: strings and small ints, and the generic checks below cost microseconds per leaf
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
 def to_jsonable(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
+    if type(value) is tuple:
+        return [v if type(v) in _PLAIN else to_jsonable(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in _fields(type(value))}
     if isinstance(value, enum.Enum):

@@ -1,0 +1,713 @@
+"""Contrecarte: BFmania's eight-américain family game, 2 to 6 players, each for themselves.
+
+Rules: the house text, as decided in the rules decisions (Contrecarte section). One game is one
+deal; the first player to play their last card wins. No options.
+
+Cards (see ``tablee.cards``): ``R``/``B``/``G``/``Y`` then ``0``-``9``, ``S`` (passe), ``R``
+(inversion), ``+2``; colourless ``W`` (joker) and ``W+4``. 108 cards; two copies of every coloured
+card except the ``0`` s, four ``W`` and four ``W+4``.
+
+Deal and ``deck=``
+    The first dealer is the last seat (``n-1``); seat 0 plays first, direction increasing. With a
+    stacked deck (top card first) the cards are dealt one at a time round the table starting at
+    seat 0, 7 rounds: seat ``i`` gets ``deck[i]``, ``deck[i+n]``, ... ``deck[i+6n]``. The rest is the
+    stock, ``deck[7n]`` on top, and its top card is turned to start the discard. A turned card that
+    is not a number (``0``-``9``) is put back and the stock reshuffled (``rng(seed, "turn", k)``)
+    until a number turns up, so the first card is never special. A seeded game shuffles the deck
+    with ``rng(seed, "deal", 1)`` and deals it the same way.
+
+Phases (``phase``)
+    ``play``: the seat ``turn`` plays a card or draws. ``drawn``: it drew a card that fits and may
+    play that card or pass. ``contest``: a ``W+4`` is pending; ``turn`` is its target, who contests
+    or accepts. ``over``: somebody has no card left.
+
+Actions
+    - ``{"type": "play", "card": C}``; a ``W``/``W+4`` also names the colour that goes on:
+      ``{"type": "play", "card": "W+4", "color": "B"}``. The card must fit: same colour as the colour
+      in force (the top card's, or the one named with the last joker), or same face as the top card
+      (``7`` on ``7``, ``+2`` on ``+2``, ``S`` on ``S``, ``R`` on ``R``); ``W``/``W+4`` go on
+      anything. A ``W+4`` is never refused: whether it was legal (no card of the colour in force in
+      the hand) is recorded, hidden, for a contest. In phase ``drawn`` only the drawn card may be
+      played. A play that leaves exactly one card may carry ``"announce": true``: the player says
+      "Carte !" with the card (both variants are listed in ``legal_actions``). The table's
+      ``auto_action`` always uses it, which is how "the table announces for the player" is done.
+    - ``{"type": "draw"}``: in phase ``play`` only, once per turn, allowed even when a card fits.
+      If the drawn card fits the phase becomes ``drawn``, else the turn passes. With nothing left to
+      draw (empty stock, discard reduced to its top) the player draws nothing and the turn passes.
+    - ``{"type": "pass"}``: in phase ``drawn`` only (after drawing a card that fits).
+    - ``{"type": "contest"}`` / ``{"type": "accept"}``: the target of a ``W+4``. Accept: draws 4 and
+      loses the turn. Contest of an illegal +4: the poser draws 4, the contester plays next on the
+      named colour. Contest of a legal +4: the contester draws 6 and loses the turn. Only the
+      verdict is revealed, never the poser's hand.
+    - ``{"type": "announce"}``: "Carte !", by a seat holding exactly one card that has not
+      announced since it reached one card. Out of turn: any time, never changes the turn.
+    - ``{"type": "catch", "target": T}``: by any other seat, when seat ``T`` holds exactly one card.
+      ``T`` draws 2 if it had not announced; else the accuser draws 2 (false accusation). Out of
+      turn, never changes the turn. Catching a seat with another card count is refused.
+
+Effects of a card: ``S`` skips the next player; ``R`` reverses the direction (with 2 players it acts
+as a skip: the player plays again); ``+2``: the next player draws 2 and is skipped; ``W``: the named
+colour goes on; ``W+4``: the named colour goes on and the next player must contest or accept. No
+stacking: a ``+2``/``+4`` is answered by drawing, never by another one. A ``W+4`` played as the last
+card wins at once (nothing to contest: no card of any colour is left in that hand).
+
+Empty stock: when a draw needs a card, the discard pile except its top card is reshuffled
+(``rng(seed, "reshuffle", k)``) into a new stock; if nothing is left, the draw is cut short.
+
+``to_act``: ``(turn,)`` — the seat whose turn it is, or the +4 target during the contest window.
+Out-of-turn actions (``announce``, ``catch``) appear in every entitled seat's ``legal_actions``.
+
+Events (``"seat"`` is who did it)
+    ``play`` {card, color (W/W+4 only), announce (when said with the card)}; ``draw`` public
+    {count, reason} with a private twin {cards} ``to`` the drawer (reason: ``turn``, ``+2``,
+    ``+4``, ``contest``, ``catch``); ``reshuffle`` {count}; ``pass``; ``skip`` (seat: the skipped
+    player); ``reverse`` {direction}; ``accept``; ``contest`` {poser, verdict: ``legal`` or
+    ``illegal``}; ``announce``; ``catch`` {target, caught: bool}; ``deal_end`` {winner, scores}.
+
+What each seat sees (``view``)
+    Common keys (``game``, ``players``, ``phase``, ``seat``, ``dealer``, ``turn``, ``hand`` (own
+    cards in the order received; ``None`` for a spectator), ``counts``, ``scores``, ``deal``) and
+    ``top`` (the discard's top card), ``color`` (colour in force), ``direction`` (1 or -1),
+    ``stock`` and ``discard`` (sizes), ``pending`` ({poser, target} during a contest window, else
+    ``None``), ``announced`` (seats holding one card that have said "Carte !"), ``drawn`` (the
+    card this seat drew and may still play, else ``None``), ``winner``. Never another hand, the
+    stock, or whether a pending +4 is legal.
+
+``auto_action`` (the table's move on a timeout): a fitting card, coloured cards before jokers,
+never an illegal ``W+4``, naming the colour most held, announcing when it leaves one card; else
+draw; after drawing, play the drawn card if it fits (same limits) else pass; contest window:
+accept. A seat holding one unannounced card that cannot win at once announces.
+
+Outcome: ``{"scores": [1 for the winner, 0 for the others], "winners": [w]}``. The tally of wins
+and rematches are the table's business.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tablee.cards import CC_COLORS, check_deck, deck_contrecarte, parse_contrecarte, shuffled
+from tablee.engine import Action, BaseGame, Event, IllegalAction, register
+
+
+class Phase(enum.Enum):
+    PLAY = "play"
+    DRAWN = "drawn"
+    CONTEST = "contest"
+    OVER = "over"
+
+
+PLAY, DRAWN, CONTEST, OVER = Phase.PLAY, Phase.DRAWN, Phase.CONTEST, Phase.OVER
+
+HAND_SIZE = 7
+WILD, WILD4 = "W", "W+4"
+WILDS = frozenset((WILD, WILD4))
+NUMBERS = frozenset("0123456789")
+COLORS = CC_COLORS
+_COLOR_SET = frozenset(COLORS)
+
+_DECK = tuple(deck_contrecarte())
+ALL_CARDS = frozenset(_DECK)
+#: card -> colour ("" for W/W+4) and card -> face, parsed once
+COLOR: dict[str, str] = {c: parse_contrecarte(c).color for c in ALL_CARDS}
+FACE: dict[str, str] = {c: parse_contrecarte(c).face for c in ALL_CARDS}
+#: (colour in force, face of the top card) -> the cards that may be played on it
+FITS: dict[tuple[str, str], frozenset[str]] = {
+    (col, face): frozenset(c for c in ALL_CARDS if c in WILDS or COLOR[c] == col or FACE[c] == face)
+    for col in COLORS
+    for face in {*FACE.values()}
+}
+_COLOR_NAME = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
+
+
+@dataclass(frozen=True)
+class ContrecarteState:
+    players: int
+    seed: int | str
+    hands: tuple[tuple[str, ...], ...]
+    #: top card first
+    stock: tuple[str, ...]
+    #: bottom first, top card last
+    discard: tuple[str, ...]
+    #: the colour in force (the top card's, or the one named with a joker)
+    color: str
+    direction: int
+    #: the seat that plays (or, in the contest window, the target of the +4)
+    turn: int
+    phase: Phase
+    #: the card drawn this turn, when it fits (phase drawn)
+    drawn: str | None
+    #: who played the pending +4 (phase contest)
+    poser: int | None
+    #: hidden: whether the pending +4 was legal when played
+    plus4_legal: bool
+    #: said "Carte !" since reaching one card (meaningful only while holding one card)
+    announced: tuple[bool, ...]
+    reshuffles: int
+    winner: int | None
+
+
+def _evolve(state: ContrecarteState, **changes: Any) -> ContrecarteState:
+    """``dataclasses.replace`` without its cost: a frozen dataclass's ``__init__`` goes through
+    ``object.__setattr__`` once per field (several microseconds per move), while filling the new
+    instance's ``__dict__`` is a single dict copy. Only this module calls it, with field names."""
+    new = object.__new__(ContrecarteState)
+    d = new.__dict__
+    d.update(state.__dict__)
+    d.update(changes)
+    return new
+
+
+def _with(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    lst = list(items)
+    lst[i] = value
+    return tuple(lst)
+
+
+class Contrecarte(BaseGame[ContrecarteState]):
+    name = "contrecarte"
+    title = "Contrecarte"
+    min_players = 2
+    max_players = 6
+    state_type = ContrecarteState
+    summary = "Posez toutes vos cartes le premier : couleur ou valeur, jokers, +2, +4 contestables."
+
+    def __init__(self) -> None:
+        self._handlers: dict[
+            str, Callable[[ContrecarteState, int, Action], tuple[ContrecarteState, list[Event]]]
+        ] = {
+            "play": self._play,
+            "draw": self._draw,
+            "pass": self._pass,
+            "contest": self._answer,
+            "accept": self._answer,
+            "announce": self._announce,
+            "catch": self._catch,
+        }
+
+    # -- construction ---------------------------------------------------------------------------
+
+    def deck(self, players: int, options: Mapping[str, Any] | None = None) -> list[str]:
+        return list(_DECK)
+
+    def _new(
+        self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
+    ) -> ContrecarteState:
+        if deck is not None:
+            cards = check_deck(deck, _DECK)
+        else:
+            cards = shuffled(_DECK, seed, "deal", 1)
+        dealt = HAND_SIZE * players
+        hands = tuple(tuple(cards[i:dealt:players]) for i in range(players))
+        stock = cards[dealt:]
+        attempt = 0
+        while FACE[stock[0]] not in NUMBERS:
+            attempt += 1
+            stock = shuffled(stock, seed, "turn", attempt)
+        top = stock[0]
+        return ContrecarteState(
+            players=players,
+            seed=seed,
+            hands=hands,
+            stock=tuple(stock[1:]),
+            discard=(top,),
+            color=COLOR[top],
+            direction=1,
+            turn=0,
+            phase=PLAY,
+            drawn=None,
+            poser=None,
+            plus4_legal=False,
+            announced=(False,) * players,
+            reshuffles=0,
+            winner=None,
+        )
+
+    # -- reading the state ----------------------------------------------------------------------
+
+    def players(self, state: ContrecarteState) -> int:
+        return state.players
+
+    def is_over(self, state: ContrecarteState) -> bool:
+        return state.phase is OVER
+
+    def to_act(self, state: ContrecarteState) -> tuple[int, ...]:
+        return () if state.phase is OVER else (state.turn,)
+
+    def outcome(self, state: ContrecarteState) -> dict[str, Any] | None:
+        w = state.winner
+        if w is None:
+            return None
+        return {"scores": [int(s == w) for s in range(state.players)], "winners": [w]}
+
+    def cards(self, state: ContrecarteState) -> list[str]:
+        out = [c for hand in state.hands for c in hand]
+        out += state.stock
+        out += state.discard
+        return out
+
+    def hidden(self, state: ContrecarteState, seat: int | None) -> frozenset[str]:
+        # A code is visible as soon as one copy is in the discard or the seat's own hand.
+        seen = set(state.discard)
+        if seat is not None:
+            seen.update(state.hands[seat])
+        return ALL_CARDS.difference(seen)
+
+    def view(self, state: ContrecarteState, seat: int | None) -> dict[str, Any]:
+        n = state.players
+        over = state.phase is OVER
+        pending = (
+            {"poser": state.poser, "target": state.turn} if state.phase is CONTEST else None
+        )
+        return {
+            "game": self.name,
+            "players": n,
+            "phase": state.phase.value,
+            "seat": seat,
+            "dealer": n - 1,
+            "turn": None if over else state.turn,
+            "hand": None if seat is None else list(state.hands[seat]),
+            "counts": [len(h) for h in state.hands],
+            "scores": [int(s == state.winner) for s in range(n)],
+            "deal": 1,
+            "top": state.discard[-1],
+            "color": state.color,
+            "direction": state.direction,
+            "stock": len(state.stock),
+            "discard": len(state.discard),
+            "pending": pending,
+            "announced": [
+                s for s in range(n) if state.announced[s] and len(state.hands[s]) == 1
+            ],
+            "drawn": state.drawn if seat is not None and seat == state.turn else None,
+            "winner": state.winner,
+        }
+
+    def legal_actions(self, state: ContrecarteState, seat: int) -> list[Action]:
+        phase = state.phase
+        if phase is OVER:
+            return []
+        out: list[Action] = []
+        hands = state.hands
+        if seat == state.turn:
+            if phase is PLAY:
+                hand = hands[seat]
+                fits = FITS[state.color, FACE[state.discard[-1]]]
+                last = len(hand) == 2
+                for c in dict.fromkeys(hand):
+                    if c in fits:
+                        _add_plays(out, c, last)
+                out.append({"type": "draw"})
+            elif phase is DRAWN:
+                _add_plays(out, state.drawn, len(hands[seat]) == 2)  # type: ignore[arg-type]
+                out.append({"type": "pass"})
+            else:
+                out.append({"type": "contest"})
+                out.append({"type": "accept"})
+        if len(hands[seat]) == 1 and not state.announced[seat]:
+            out.append({"type": "announce"})
+        for t in range(state.players):
+            if t != seat and len(hands[t]) == 1:
+                out.append({"type": "catch", "target": t})
+        return out
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def _apply(
+        self, state: ContrecarteState, seat: int, action: Action
+    ) -> tuple[ContrecarteState, list[Event]]:
+        kind = action["type"]
+        handler = self._handlers.get(kind)
+        if handler is None:
+            raise IllegalAction(
+                f"unknown action {kind!r}; Contrecarte actions: {', '.join(self._handlers)}",
+                "bad_action",
+            )
+        return handler(state, seat, action)
+
+    def _my_turn(self, state: ContrecarteState, seat: int, what: str) -> None:
+        if seat != state.turn:
+            raise IllegalAction(f"it is not your turn to {what}", "not_your_turn")
+
+    def _play(
+        self, state: ContrecarteState, seat: int, action: Action
+    ) -> tuple[ContrecarteState, list[Event]]:
+        self._my_turn(state, seat, "play")
+        card = action.get("card")
+        if card.__class__ is not str or card not in COLOR:
+            raise IllegalAction(f"not a Contrecarte card: {card!r}", "bad_action")
+        wild = card in WILDS
+        named = action.get("color")
+        announce = action.get("announce")
+        if len(action) != 2 + ("color" in action) + ("announce" in action):
+            raise IllegalAction("a play has only 'card', 'color' and 'announce'", "bad_action")
+        if wild:
+            if named.__class__ is not str or named not in _COLOR_SET:
+                raise IllegalAction(
+                    f"name the colour that goes on with your {card}: R, B, G or Y", "bad_action"
+                )
+        elif named is not None:
+            raise IllegalAction("only a joker or a +4 names a colour", "bad_action")
+        if announce is not None and announce is not True:
+            raise IllegalAction("'announce' is true or absent", "bad_action")
+        phase = state.phase
+        if phase is CONTEST:
+            raise IllegalAction("answer the +4 first: contest or accept")
+        hand = state.hands[seat]
+        if phase is DRAWN:
+            if card != state.drawn:
+                raise IllegalAction(f"you may only play the card you drew ({state.drawn})")
+        elif card not in hand:
+            raise IllegalAction(f"you do not hold {card}")
+        top = state.discard[-1]
+        if card not in FITS[state.color, FACE[top]]:
+            raise IllegalAction(
+                f"{card} does not go on {top}: play a {_COLOR_NAME[state.color]} card,"
+                f" a {FACE[top]}, a W or a W+4"
+            )
+        i = hand.index(card)
+        rest = hand[:i] + hand[i + 1 :]
+        if announce and len(rest) != 1:
+            raise IllegalAction('you say "Carte !" with the card that leaves you only one')
+
+        event: Event = {"type": "play", "seat": seat, "card": card}
+        if wild:
+            event["color"] = named
+        if announce:
+            event["announce"] = True
+        events = [event]
+        hands = _with(state.hands, seat, rest)
+        discard = (*state.discard, card)
+        announced = state.announced
+        said = len(rest) == 1 and bool(announce)
+        if announced[seat] != said:
+            announced = _with(announced, seat, said)
+        n = state.players
+        d = state.direction
+
+        if not rest:
+            events.append(
+                {
+                    "type": "deal_end",
+                    "seat": seat,
+                    "winner": seat,
+                    "scores": [int(s == seat) for s in range(n)],
+                }
+            )
+            return _evolve(
+                state,
+                hands=hands,
+                discard=discard,
+                color=named if wild else COLOR[card],
+                phase=OVER,
+                drawn=None,
+                announced=announced,
+                winner=seat,
+            ), events
+
+        face = FACE[card]
+        nxt = (seat + d) % n
+        if wild:
+            if face == WILD4:
+                # legal only without a card of the colour in force (jokers have no colour)
+                col = state.color
+                legal = True
+                for c in rest:
+                    if COLOR[c] == col:
+                        legal = False
+                        break
+                return _evolve(
+                    state,
+                    hands=hands,
+                    discard=discard,
+                    color=named,
+                    turn=nxt,
+                    phase=CONTEST,
+                    drawn=None,
+                    poser=seat,
+                    plus4_legal=legal,
+                    announced=announced,
+                ), events
+            return _evolve(
+                state,
+                hands=hands,
+                discard=discard,
+                color=named,
+                turn=nxt,
+                phase=PLAY,
+                drawn=None,
+                announced=announced,
+            ), events
+        if face in NUMBERS:
+            return _evolve(
+                state,
+                hands=hands,
+                discard=discard,
+                color=COLOR[card],
+                turn=nxt,
+                phase=PLAY,
+                drawn=None,
+                announced=announced,
+            ), events
+        if face == "S":
+            events.append({"type": "skip", "seat": nxt})
+            return _evolve(
+                state,
+                hands=hands,
+                discard=discard,
+                color=COLOR[card],
+                turn=(nxt + d) % n,
+                phase=PLAY,
+                drawn=None,
+                announced=announced,
+            ), events
+        if face == "R":
+            d = -d
+            events.append({"type": "reverse", "seat": seat, "direction": d})
+            # with two players the reverse acts as a skip: the player plays again
+            return _evolve(
+                state,
+                hands=hands,
+                discard=discard,
+                color=COLOR[card],
+                direction=d,
+                turn=seat if n == 2 else (seat + d) % n,
+                phase=PLAY,
+                drawn=None,
+                announced=announced,
+            ), events
+        # +2: the next player draws two and is skipped
+        new = _evolve(
+            state,
+            hands=hands,
+            discard=discard,
+            color=COLOR[card],
+            turn=(nxt + d) % n,
+            phase=PLAY,
+            drawn=None,
+            announced=announced,
+        )
+        new, _ = _give(new, nxt, 2, "+2", events)
+        events.append({"type": "skip", "seat": nxt})
+        return new, events
+
+    def _draw(
+        self, state: ContrecarteState, seat: int, action: Action
+    ) -> tuple[ContrecarteState, list[Event]]:
+        self._my_turn(state, seat, "draw")
+        if len(action) != 1:
+            raise IllegalAction("a draw has no fields", "bad_action")
+        if state.phase is not PLAY:
+            if state.phase is DRAWN:
+                raise IllegalAction("you have already drawn this turn: play the card or pass")
+            raise IllegalAction("answer the +4 first: contest or accept")
+        events: list[Event] = []
+        new, got = _give(state, seat, 1, "turn", events)
+        if got:
+            card = got[0]
+            if card in FITS[state.color, FACE[state.discard[-1]]]:
+                return _evolve(new, phase=DRAWN, drawn=card), events
+        return _evolve(new, turn=(seat + state.direction) % state.players), events
+
+    def _pass(
+        self, state: ContrecarteState, seat: int, action: Action
+    ) -> tuple[ContrecarteState, list[Event]]:
+        self._my_turn(state, seat, "pass")
+        if len(action) != 1:
+            raise IllegalAction("a pass has no fields", "bad_action")
+        if state.phase is not DRAWN:
+            raise IllegalAction("you may pass only after drawing a card that you could play")
+        return _evolve(
+            state, turn=(seat + state.direction) % state.players, phase=PLAY, drawn=None
+        ), [{"type": "pass", "seat": seat}]
+
+    def _answer(
+        self, state: ContrecarteState, seat: int, action: Action
+    ) -> tuple[ContrecarteState, list[Event]]:
+        kind = action["type"]
+        if state.phase is not CONTEST:
+            if seat != state.turn:
+                raise IllegalAction(f"it is not your turn to {kind}", "not_your_turn")
+            raise IllegalAction(f"there is no +4 to {kind}")
+        if seat != state.turn:
+            raise IllegalAction(f"only the target of the +4 may {kind} it", "not_your_turn")
+        if len(action) != 1:
+            raise IllegalAction(f"{kind} has no fields", "bad_action")
+        poser = state.poser
+        assert poser is not None
+        n, d = state.players, state.direction
+        after = (seat + d) % n
+        base = _evolve(state, phase=PLAY, poser=None, plus4_legal=False)
+        if kind == "accept":
+            events: list[Event] = [{"type": "accept", "seat": seat}]
+            new, _ = _give(_evolve(base, turn=after), seat, 4, "+4", events)
+            return new, events
+        illegal = not state.plus4_legal
+        events = [
+            {
+                "type": "contest",
+                "seat": seat,
+                "poser": poser,
+                "verdict": "illegal" if illegal else "legal",
+            }
+        ]
+        if illegal:
+            # the contester plays next, on the named colour
+            new, _ = _give(base, poser, 4, "contest", events)
+            return new, events
+        new, _ = _give(_evolve(base, turn=after), seat, 6, "contest", events)
+        return new, events
+
+    def _announce(
+        self, state: ContrecarteState, seat: int, action: Action
+    ) -> tuple[ContrecarteState, list[Event]]:
+        if len(action) != 1:
+            raise IllegalAction("an announce has no fields", "bad_action")
+        if len(state.hands[seat]) != 1:
+            raise IllegalAction('you say "Carte !" only when you hold one card')
+        if state.announced[seat]:
+            raise IllegalAction('you have already said "Carte !"')
+        return _evolve(state, announced=_with(state.announced, seat, True)), [
+            {"type": "announce", "seat": seat}
+        ]
+
+    def _catch(
+        self, state: ContrecarteState, seat: int, action: Action
+    ) -> tuple[ContrecarteState, list[Event]]:
+        target = action.get("target")
+        if len(action) != 2 or target.__class__ is not int:
+            raise IllegalAction("a catch names its 'target' seat", "bad_action")
+        if not 0 <= target < state.players:
+            raise IllegalAction(f"there is no seat {target}", "bad_action")
+        if target == seat:
+            raise IllegalAction("you cannot catch yourself")
+        if len(state.hands[target]) != 1:
+            raise IllegalAction(f"seat {target} does not hold exactly one card")
+        caught = not state.announced[target]
+        events: list[Event] = [{"type": "catch", "seat": seat, "target": target, "caught": caught}]
+        new, _ = _give(state, target if caught else seat, 2, "catch", events)
+        return new, events
+
+    # -- the table's move -----------------------------------------------------------------------
+
+    def auto_action(self, state: ContrecarteState, seat: int) -> Action:
+        phase = state.phase
+        if phase is OVER:
+            raise IllegalAction("the game is over", "game_over")
+        hand = state.hands[seat]
+        if seat == state.turn:
+            if phase is CONTEST:
+                return {"type": "accept"}
+            fits = FITS[state.color, FACE[state.discard[-1]]]
+            if phase is DRAWN:
+                drawn = state.drawn
+                assert drawn is not None
+                if drawn != WILD4 or _plus4_legal(hand, drawn, state.color):
+                    return _auto_play(hand, drawn)
+                return {"type": "pass"}
+            if len(hand) == 1 and hand[0] in fits:
+                return _auto_play(hand, hand[0])
+            if len(hand) == 1 and not state.announced[seat]:
+                return {"type": "announce"}
+            choice = _auto_choice(hand, fits, state.color)
+            return {"type": "draw"} if choice is None else _auto_play(hand, choice)
+        if len(hand) == 1 and not state.announced[seat]:
+            return {"type": "announce"}
+        raise IllegalAction("it is not your turn", "not_your_turn")
+
+
+def _add_plays(out: list[Action], card: str, last: bool) -> None:
+    """The play actions of one card; ``last``: the play leaves one card, so it may be announced."""
+    if card in WILDS:
+        for col in COLORS:
+            out.append({"type": "play", "card": card, "color": col})
+            if last:
+                out.append({"type": "play", "card": card, "color": col, "announce": True})
+    else:
+        out.append({"type": "play", "card": card})
+        if last:
+            out.append({"type": "play", "card": card, "announce": True})
+
+
+def _give(
+    state: ContrecarteState, seat: int, count: int, reason: str, events: list[Event]
+) -> tuple[ContrecarteState, tuple[str, ...]]:
+    """``seat`` draws ``count`` cards, reshuffling the discard (all but its top) into the stock
+    when it runs out; fewer when nothing is left. Appends the draw events."""
+    stock, discard, reshuffles = state.stock, state.discard, state.reshuffles
+    got = stock[:count]
+    stock = stock[count:]
+    if len(got) < count and len(discard) > 1:
+        fresh = shuffled(discard[:-1], state.seed, "reshuffle", reshuffles)
+        reshuffles += 1
+        discard = discard[-1:]
+        events.append({"type": "reshuffle", "seat": seat, "count": len(fresh)})
+        need = count - len(got)
+        got += tuple(fresh[:need])
+        stock = tuple(fresh[need:])
+    events.append({"type": "draw", "seat": seat, "count": len(got), "reason": reason})
+    if got:
+        events.append(
+            {"type": "draw", "seat": seat, "cards": list(got), "reason": reason, "to": [seat]}
+        )
+    hands = _with(state.hands, seat, state.hands[seat] + got)
+    changes: dict[str, Any] = {"hands": hands, "stock": stock}
+    if discard is not state.discard:
+        changes["discard"] = discard
+        changes["reshuffles"] = reshuffles
+    if state.announced[seat] and got:
+        changes["announced"] = _with(state.announced, seat, False)
+    return _evolve(state, **changes), got
+
+
+def _plus4_legal(hand: tuple[str, ...], card: str, color: str) -> bool:
+    """Whether playing ``card`` (a W+4 in ``hand``) now is legal: no other card of ``color``."""
+    return all(COLOR[c] != color for c in hand)
+
+
+def _most_held(hand: Sequence[str], fallback: str) -> str:
+    counts = {col: 0 for col in COLORS}
+    for c in hand:
+        col = COLOR[c]
+        if col:
+            counts[col] += 1
+    best = max(COLORS, key=lambda col: counts[col])
+    return best if counts[best] else fallback
+
+
+def _auto_choice(hand: tuple[str, ...], fits: frozenset[str], color: str) -> str | None:
+    """The card the table plays: a fitting coloured card of the colour most held (keeping the
+    jokers for later), else a joker, else a legal +4; ``None``: draw."""
+    counts = {col: 0 for col in COLORS}
+    for c in hand:
+        col = COLOR[c]
+        if col:
+            counts[col] += 1
+    best: str | None = None
+    for c in hand:
+        if c in fits and c not in WILDS and (best is None or counts[COLOR[c]] > counts[COLOR[best]]):
+            best = c
+    if best is not None:
+        return best
+    if WILD in hand:
+        return WILD
+    if WILD4 in hand and counts[color] == 0:
+        return WILD4
+    return None
+
+
+def _auto_play(hand: tuple[str, ...], card: str) -> Action:
+    i = hand.index(card)
+    rest = hand[:i] + hand[i + 1 :]
+    action: Action = {"type": "play", "card": card}
+    if card in WILDS:
+        action["color"] = _most_held(rest, COLORS[0])
+    if len(rest) == 1:
+        action["announce"] = True
+    return action
+
+
+GAME = register(Contrecarte())
