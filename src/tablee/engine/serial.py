@@ -14,7 +14,6 @@ import types
 import typing
 from typing import Any
 
-
 #: leaves returned as they are; checked by exact type first because most of a state is card
 #: strings and small ints, and the generic checks below cost microseconds per leaf
 _PLAIN = frozenset((str, int, float, bool, type(None)))

@@ -10,11 +10,11 @@ card except the ``0`` s, four ``W`` and four ``W+4``.
 Deal and ``deck=``
     The first dealer is the last seat (``n-1``); seat 0 plays first, direction increasing. With a
     stacked deck (top card first) the cards are dealt one at a time round the table starting at
-    seat 0, 7 rounds: seat ``i`` gets ``deck[i]``, ``deck[i+n]``, ... ``deck[i+6n]``. The rest is the
-    stock, ``deck[7n]`` on top, and its top card is turned to start the discard. A turned card that
-    is not a number (``0``-``9``) is put back and the stock reshuffled (``rng(seed, "turn", k)``)
-    until a number turns up, so the first card is never special. A seeded game shuffles the deck
-    with ``rng(seed, "deal", 1)`` and deals it the same way.
+    seat 0, 7 rounds: seat ``i`` gets ``deck[i]``, ``deck[i+n]``, ... ``deck[i+6n]``. The rest is
+    the stock, ``deck[7n]`` on top, and its top card is turned to start the discard. A turned card
+    that is not a number (``0``-``9``) is put back and the stock reshuffled (``rng(seed, "turn",
+    k)``) until a number turns up, so the first card is never special. A seeded game shuffles the
+    deck with ``rng(seed, "deal", 1)`` and deals it the same way.
 
 Phases (``phase``)
     ``play``: the seat ``turn`` plays a card or draws. ``drawn``: it drew a card that fits and may
@@ -23,14 +23,15 @@ Phases (``phase``)
 
 Actions
     - ``{"type": "play", "card": C}``; a ``W``/``W+4`` also names the colour that goes on:
-      ``{"type": "play", "card": "W+4", "color": "B"}``. The card must fit: same colour as the colour
-      in force (the top card's, or the one named with the last joker), or same face as the top card
-      (``7`` on ``7``, ``+2`` on ``+2``, ``S`` on ``S``, ``R`` on ``R``); ``W``/``W+4`` go on
-      anything. A ``W+4`` is never refused: whether it was legal (no card of the colour in force in
-      the hand) is recorded, hidden, for a contest. In phase ``drawn`` only the drawn card may be
-      played. A play that leaves exactly one card may carry ``"announce": true``: the player says
-      "Carte !" with the card (both variants are listed in ``legal_actions``). The table's
-      ``auto_action`` always uses it, which is how "the table announces for the player" is done.
+      ``{"type": "play", "card": "W+4", "color": "B"}``. The card must fit: same colour as the
+      colour in force (the top card's, or the one named with the last joker), or same face as the
+      top card (``7`` on ``7``, ``+2`` on ``+2``, ``S`` on ``S``, ``R`` on ``R``); ``W``/``W+4``
+      go on anything. A ``W+4`` is never refused: whether it was legal (no card of the colour in
+      force in the hand) is recorded, hidden, for a contest. In phase ``drawn`` only the drawn card
+      may be played. A play that leaves exactly one card may carry ``"announce": true``: the player
+      says "Carte !" with the card (both variants are listed in ``legal_actions``). The table's
+      ``auto_action`` always uses it: that is how "the table announces for the player" is done,
+      since after its move the seat is no longer the one the table waits on.
     - ``{"type": "draw"}``: in phase ``play`` only, once per turn, allowed even when a card fits.
       If the drawn card fits the phase becomes ``drawn``, else the turn passes. With nothing left to
       draw (empty stock, discard reduced to its top) the player draws nothing and the turn passes.
@@ -87,10 +88,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from tablee.cards import CC_COLORS, check_deck, deck_contrecarte, parse_contrecarte, shuffled
-from tablee.engine import Action, BaseGame, Event, IllegalAction, register
+from tablee.engine import Action, BaseGame, Event, Game, IllegalAction, register
 
 
 class Phase(enum.Enum):
@@ -196,10 +197,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
     def _new(
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
     ) -> ContrecarteState:
-        if deck is not None:
-            cards = check_deck(deck, _DECK)
-        else:
-            cards = shuffled(_DECK, seed, "deal", 1)
+        cards = shuffled(_DECK, seed, "deal", 1) if deck is None else check_deck(deck, _DECK)
         dealt = HAND_SIZE * players
         hands = tuple(tuple(cards[i:dealt:players]) for i in range(players))
         stock = cards[dealt:]
@@ -688,7 +686,11 @@ def _auto_choice(hand: tuple[str, ...], fits: frozenset[str], color: str) -> str
             counts[col] += 1
     best: str | None = None
     for c in hand:
-        if c in fits and c not in WILDS and (best is None or counts[COLOR[c]] > counts[COLOR[best]]):
+        if (
+            c in fits
+            and c not in WILDS
+            and (best is None or counts[COLOR[c]] > counts[COLOR[best]])
+        ):
             best = c
     if best is not None:
         return best
@@ -710,4 +712,6 @@ def _auto_play(hand: tuple[str, ...], card: str) -> Action:
     return action
 
 
-GAME = register(Contrecarte())
+# BaseGame declares name/min_players/... as ClassVars, which mypy will not match to the Game
+# protocol's instance attributes; the object does satisfy the protocol at run time.
+GAME = register(cast(Game, Contrecarte()))
