@@ -2,7 +2,11 @@
 
 import { DEFAULT } from "./render.js";
 import barbu from "./games/barbu.js";
+import { beloteRenderer } from "./games/belote.js";
+import contrecarte from "./games/contrecarte.js";
+import freeze from "./games/freeze.js";
 import tarot from "./games/tarot.js";
+import yaniv from "./games/yaniv.js";
 
 const RENDERERS = {};
 
@@ -15,7 +19,12 @@ function register(name, renderer) {
 }
 
 register("barbu", barbu);
+register("belote", beloteRenderer("belote"));
+register("contree", beloteRenderer("contree"));
+register("contrecarte", contrecarte);
+register("freeze", freeze);
 register("tarot", tarot);
+register("yaniv", yaniv);
 
 export function rendererFor(game) {
   return RENDERERS[game] || DEFAULT;

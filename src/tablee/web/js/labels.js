@@ -142,6 +142,8 @@ const SEAT_FIELDS = new Set(["seat", "target", "victim", "player", "opponent", "
 /** The text of one field of an action or event, in French. */
 export function fieldText(key, value, ctx) {
   if (value === null || value === undefined) return "—";
+  const own = ctx?.values?.[key]?.[String(value)];
+  if (own) return own;
   if (key === "card" || key === "top" || key === "drawn") return cardShort(value, ctx.kind);
   if (key === "cards" && Array.isArray(value)) return value.map((c) => cardShort(c, ctx.kind)).join(" ");
   if (key === "color" || key === "colour") return colorName(value);

@@ -29,7 +29,7 @@ export function seatsOf(table) {
     const i = s.seat ?? seats.findIndex((x) => x.kind === "empty");
     if (i < 0 || i >= n) continue;
     const kind = s.kind || (s.bot ? "bot" : s.player_id != null || s.player != null || s.name ? "player" : "empty");
-    seats[i] = { ...s, seat: i, kind, name: s.name ?? s.player_name ?? (kind === "bot" ? "Robot" : null) };
+    seats[i] = { ...s, seat: i, kind, name: s.name ?? s.player_name ?? null };
   }
   return seats;
 }

@@ -50,6 +50,7 @@ export function showTable(root, rawId, { socket, player }) {
     panelKey: null,
     gameNo: null,
     closedOverlay: null,
+    ui: {},
   };
 
   const felt = h("div.felt", { id: "felt" });
@@ -76,7 +77,7 @@ export function showTable(root, rawId, { socket, player }) {
     " jouer une carte en un clic");
   const overlay = h("div.overlay", { id: "result", hidden: true });
   const side = h("aside.side", scores, sheet, logBox, settings);
-  const page = h("div.table-page", h("div.play", felt, meZone, overlay), side);
+  const page = h("div.table-page", { id: "table" }, h("div.play", felt, meZone, overlay), side);
   replace(root, page);
   document.getElementById("crumb").textContent = `Table ${tableId}`;
 
@@ -100,7 +101,30 @@ export function showTable(root, rawId, { socket, player }) {
   }
 
   function ctx() {
-    return { kind: kind(), name, game: game(), mySeat: mySeat(), n: nSeats(), labels: rendererFor(game()).labels };
+    const r = rendererFor(game());
+    const n = nSeats();
+    const me = mySeat() ?? 0;
+    return {
+      kind: kind(),
+      name,
+      game: game(),
+      mySeat: mySeat(),
+      n,
+      labels: r.labels,
+      values: r.values,
+      view: view(),
+      msg: S.msg,
+      legal: S.msg && !S.msg.over ? S.msg.legal || [] : [],
+      send,
+      busy: S.busy,
+      showLast: S.showLast,
+      ui: S.ui,
+      rerender: () => {
+        S.panelKey = null;
+        render();
+      },
+      seatAngle: (seat) => seatAngle((seat - me + n) % n, n),
+    };
   }
 
   // -- data ---------------------------------------------------------------------------------
@@ -130,6 +154,7 @@ export function showTable(root, rawId, { socket, player }) {
       S.selected = null;
       S.multi = [];
       S.closedOverlay = null;
+      S.ui = {};
     }
     S.gameNo = info.game_no;
     S.info = info;
@@ -191,6 +216,12 @@ export function showTable(root, rawId, { socket, player }) {
     page.classList.toggle("spectator", mySeat() == null);
     const r = rendererFor(game());
     if (game()) page.dataset.game = game();
+    // plain facts for tests and the curious: which state is on screen
+    page.dataset.version = S.msg ? String(S.msg.version) : "";
+    page.dataset.phase = v?.phase ?? S.info?.status ?? "";
+    page.dataset.over = S.msg?.over ? "1" : "0";
+    page.dataset.mine = S.msg && !S.msg.over && (S.msg.legal || []).length ? "1" : "0";
+    page.dataset.tricks = Array.isArray(v?.tricks_won) ? String(v.tricks_won.reduce((a, b) => a + b, 0)) : "";
     if (!v) {
       renderWaiting(r);
       return;
@@ -331,7 +362,7 @@ export function showTable(root, rawId, { socket, player }) {
     const v = view();
     const n = nSeats();
     const me = mySeat() ?? 0;
-    const c = { ...ctx(), msg: S.msg, view: v, send, busy: S.busy, showLast: S.showLast, seatAngle: (seat) => seatAngle((seat - me + n) % n, n) };
+    const c = ctx();
     const lastBtn = v.last_trick
       ? h("button.btn.ghost.small.lastbtn", { type: "button", id: "last-trick-btn", "aria-pressed": S.showLast ? "true" : "false", onclick: () => { S.showLast = !S.showLast; render(); } }, S.showLast ? "masquer le dernier pli" : "dernier pli")
       : null;
@@ -357,7 +388,7 @@ export function showTable(root, rawId, { socket, player }) {
     const me = mySeat();
     const legal = msg.over ? [] : msg.legal || [];
     const model = analyse(legal, v.hand);
-    const c = { ...ctx(), msg, send, view: v };
+    const c = ctx();
     const toAct = msg.over ? [] : msg.to_act || [];
     const myTurn = me != null && toAct.includes(me) && legal.length > 0;
     let text;
@@ -371,7 +402,7 @@ export function showTable(root, rawId, { socket, player }) {
 
     // The panel is rebuilt only when something it shows changed, so a half-made choice (a bid
     // value picked, a suit to come) survives other players' moves.
-    const key = JSON.stringify([legal, S.selected, S.multi, v.hand, S.busy, S.oneClick]);
+    const key = JSON.stringify([legal, S.selected, S.multi, v.hand, S.busy, S.oneClick, S.ui]);
     if (key !== S.panelKey) {
       S.panelKey = key;
       const controls = [];
@@ -469,13 +500,19 @@ export function showTable(root, rawId, { socket, player }) {
     const me = mySeat();
     const wins = S.info?.wins;
     const showWins = Array.isArray(wins) && wins.some((w) => w > 0);
-    if (v && Array.isArray(v.scores)) {
-      const teamScores = v.scores.length !== n;
+    const teamTotals = v && r.teamScores?.(v);
+    if (v && r.scoresFrom === "wins") {
+      replace(scores, h("h3", "Victoires à cette table"), h("table.sheet", h("tbody",
+        seats().map((s, i) => h("tr", { class: i === me ? "me" : "" }, h("td", name(i)), h("td.num", String(wins?.[i] ?? 0)))))));
+    } else if (Array.isArray(teamTotals)) {
+      replace(scores, h("h3", v.target ? `Scores (partie en ${v.target})` : "Scores"), h("table.sheet", h("tbody",
+        teamTotals.map((sc, i) => h("tr", { class: me != null && me % 2 === i ? "me" : "" }, h("td", r.teamName(i, ctx())), h("td.num", String(sc)))))));
+    } else if (v && Array.isArray(v.scores)) {
       const rows = v.scores.map((sc, i) =>
-        h("tr", { class: !teamScores && i === me ? "me" : "" },
-          h("td", teamScores ? r.teamName(i, ctx()) : name(i)),
+        h("tr", { class: i === me ? "me" : "" },
+          h("td", name(i)),
           h("td.num", String(sc)),
-          showWins && !teamScores ? h("td.num.wins", { title: "parties gagnées à cette table" }, `${wins[i]} `, trophyIcon()) : null));
+          showWins ? h("td.num.wins", { title: "parties gagnées à cette table" }, `${wins[i]} `, trophyIcon()) : null));
       replace(scores, h("h3", r.scoresTitle || "Scores"), h("table.sheet", h("tbody", rows)));
     } else {
       replace(scores, h("h3", "Joueurs"), h("ul.plain", seats().map((s) => h("li", s.kind === "bot" ? botIcon() : null, s.kind === "empty" ? "place libre" : name(s.seat)))));

@@ -1,0 +1,129 @@
+// Belote and contrée: teams, the turned card, bids, contre/surcontre, belote-rebelote.
+
+import { h } from "../dom.js";
+import { cardEl } from "../cards.js";
+import { suitName } from "../labels.js";
+import { chip, lastTrickBox, trickArea, trumpChip } from "../render.js";
+
+const COINCHE = { 2: " contré", 4: " surcontré" };
+
+function valueText(value, v) {
+  const label = v?.bid_labels?.[String(value)];
+  return label ? label.replace(/^./, (c) => c.toUpperCase()) : String(value);
+}
+
+function callText(b, v) {
+  switch (b.type) {
+    case "pass":
+      return "Passe";
+    case "take":
+      return b.suit ? `Prend à ${suitName(b.suit)}` : "Prend";
+    case "bid":
+      return `${valueText(b.value, v)} ${suitName(b.suit)}`;
+    case "contre":
+      return "Contre !";
+    case "surcontre":
+      return "Surcontre !";
+    case "decline":
+      return "Pas de surcontre";
+    default:
+      return b.type;
+  }
+}
+
+function teamName(i, ctx) {
+  return `${ctx.name(i)} & ${ctx.name(i + 2)}`;
+}
+
+export function beloteRenderer(game) {
+  const contree = game === "contree";
+  return {
+    labels: {
+      take: "Prendre",
+      bid: "Annoncer",
+      contre: "Contrer !",
+      surcontre: "Surcontrer !",
+      decline: "Ne pas surcontrer",
+      deal: "Donne suivante",
+    },
+    values: contree ? { value: { 250: "Capot (250)", 500: "Générale (500)" } } : {},
+    team: (v, seat) => seat % 2,
+    teamName,
+    teamScores: (v) => v.team_scores,
+    bubble(v, seat) {
+      if (v.phase !== "bidding" && v.phase !== "surcontre") return null;
+      const mine = (v.bids || []).filter((b) => b.seat === seat);
+      return mine.length ? callText(mine[mine.length - 1], v) : null;
+    },
+    chips(v, ctx) {
+      const out = [trumpChip(v)];
+      const c = v.contract;
+      if (c && v.phase !== "bidding") {
+        const what = contree ? `${valueText(c.value, v)} ${suitName(c.trump)}` : `${suitName(c.trump)}`;
+        out.push(chip("Contrat :", `${ctx.name(c.taker)}, ${what}${COINCHE[c.coinche] ?? ""}`, { id: "contract" }));
+      } else if (c && contree) {
+        out.push(chip("Enchère :", `${ctx.name(c.taker)}, ${valueText(c.value, v)} ${suitName(c.trump)}${COINCHE[c.coinche] ?? ""}`, { id: "contract" }));
+      }
+      if (Array.isArray(v.team_tricks) && v.phase === "play") out.push(chip("Plis :", `${v.team_tricks[0]} – ${v.team_tricks[1]}`));
+      for (const b of v.belote || []) out.push(chip("", `${b.type === "belote" ? "Belote" : "Rebelote"} (${ctx.name(b.seat)})`));
+      return out.filter(Boolean);
+    },
+    seatExtras(v, seat) {
+      const out = [];
+      if (v.contract && v.contract.taker === seat && v.phase !== "bidding") out.push(h("span.tag.taker", "preneur"));
+      return out;
+    },
+    center(v, ctx) {
+      const parts = [];
+      if (v.phase === "bidding" && v.turned) {
+        parts.push(h("div.turned", { id: "turned" }, cardEl(v.turned, ctx.kind), h("small", `carte retournée${v.round ? ` · tour ${v.round}` : ""}`)));
+      }
+      if (v.phase === "deal_over" && v.sheet?.length) parts.push(dealResult(v.sheet[v.sheet.length - 1], v, ctx));
+      if (v.phase !== "bidding") parts.push(trickArea(v.trick, ctx));
+      parts.push(lastTrickBox(v, ctx));
+      return parts.filter(Boolean);
+    },
+    prompt(v, legal) {
+      if (v.phase === "bidding" && !contree) return v.round === 2 ? "Deuxième tour : prendre à une autre couleur, ou passer ?" : "Prenez-vous la carte retournée ?";
+      if (v.phase === "bidding") return "À vous d'annoncer (ou de passer).";
+      if (v.phase === "surcontre") return "Votre contrat est contré : surcontrer ?";
+      if (legal.some((a) => a.type === "deal")) return "Donne terminée : distribuez la suivante.";
+      return null;
+    },
+    sheet(hist, v, ctx) {
+      const head = h("tr", h("th", "Donne"), h("th", teamName(0, ctx)), h("th", teamName(1, ctx)));
+      const rows = hist.map((r) =>
+        h("tr", { class: r.cancelled ? "" : r.made ? "made" : "failed" },
+          h("td", r.cancelled ? `${r.deal}. annulée` : `${r.deal}. ${ctx.name(r.taker)} ${contree ? `${valueText(r.value, v)} ` : ""}${suitName(r.trump)}${COINCHE[r.coinche] ?? ""} ${r.made ? "✓" : "✗"}`),
+          (r.scores || []).map((x) => h("td.num", String(x)))));
+      return h("div.sheet-scroll", h("table.sheet", h("thead", head), h("tbody", rows)));
+    },
+    formatters: {
+      hand: () => null,
+      deal: (e, c) => `Donne ${e.deal ?? ""} : ${c.who(e)} distribue${e.turned ? `, ${c.card(e.turned)} retournée` : ""}.`,
+      pass: (e, c) => `${c.who(e)} passe.`,
+      take: (e, c) => `${c.who(e)} prend${e.suit ? ` à ${suitName(e.suit)}` : ""}.`,
+      bid: (e, c) => `${c.who(e)} annonce ${valueText(e.value, c.view)} ${suitName(e.suit)}.`,
+      contre: (e, c) => `${c.who(e)} contre !`,
+      surcontre: (e, c) => `${c.who(e)} surcontre !`,
+      decline: (e, c) => `${c.who(e)} ne surcontre pas.`,
+      complete: (e, c) => (Array.isArray(e.cards) ? `Vous recevez ${e.cards.map(c.card).join(" ")}.` : null),
+      redeal: () => "Tout le monde passe : donne annulée.",
+      contract: (e, c) => `Contrat : ${c.who(e)}${contree ? `, ${valueText(e.value, c.view)}` : ""} à ${suitName(e.trump)}${COINCHE[e.coinche] ?? ""}.`,
+      belote: (e, c) => `${c.who(e)} : « Belote ! »`,
+      rebelote: (e, c) => `${c.who(e)} : « Rebelote ! »`,
+      trick: (e, c) => `${c.who(e)} remporte le pli (${e.points} points).`,
+      deal_end: (e, c) =>
+        e.cancelled
+          ? "Donne annulée."
+          : `Fin de la donne : ${c.name(e.taker)} ${e.made ? "réussit" : "chute"} ; ${teamName(0, c)} ${e.scores[0]}, ${teamName(1, c)} ${e.scores[1]}.`,
+      game_end: (e, c) => `Partie terminée : victoire de ${(e.winners || []).map(c.name).join(" et ")}.`,
+    },
+  };
+}
+
+function dealResult(r, v, ctx) {
+  return h("div.result-box", { id: "deal-result" },
+    h("b", r.cancelled ? "Donne annulée" : `${ctx.name(r.taker)} ${r.made ? "réussit" : "chute"}${r.capot ? " (capot)" : ""}`),
+    r.cancelled ? null : h("div.small", `${teamName(0, ctx)} : ${r.scores[0]} · ${teamName(1, ctx)} : ${r.scores[1]}`));
+}
