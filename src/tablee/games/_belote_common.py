@@ -177,18 +177,20 @@ def belote_holder(hands: Sequence[Sequence[str]], trump: str) -> int | None:
 
 def strong_suit(hand: Sequence[str], suits: Sequence[str], extra: str | None = None) -> str | None:
     """The timeout bidder's test: a suit in which the hand (plus ``extra``, the turned card it
-    would get) is clearly strong — the J and the 9 with 3 trumps, or the J with 4 — and holds an
-    ace or a 10 outside; the strongest such suit, else None."""
+    would get) is clearly strong — its J with 5 trumps, or with 4 trumps and the 9 or an outside
+    ace, or with 3 trumps, the 9 and an outside ace; the strongest such suit, else None."""
     cards = [*hand, extra] if extra else list(hand)
     best: tuple[int, str] | None = None
     for s in suits:
         trumps = [c for c in cards if c[1] == s]
         ranks = {c[0] for c in trumps}
-        if "J" not in ranks or len(trumps) < (3 if "9" in ranks else 4):
+        if "J" not in ranks:
             continue
-        if not any(c[1] != s and c[0] in "AT" for c in cards):
+        n, nine = len(trumps), "9" in ranks
+        ace = any(c[1] != s and c[0] == "A" for c in cards)
+        if not (n >= 5 or (n >= 4 and (nine or ace)) or (n >= 3 and nine and ace)):
             continue
-        strength = sum(belote_points(c, s) for c in trumps) + 10 * len(trumps)
+        strength = sum(belote_points(c, s) for c in trumps) + 10 * n
         if best is None or strength > best[0]:
             best = (strength, s)
     return None if best is None else best[1]

@@ -48,8 +48,9 @@ Between deals (phase ``deal_over``, matches only)
     move), which deals the next deal.
 
 Timeout moves (``auto_action``)
-    Bidding: take only with a clearly strong hand (the J and 9 of the suit with 3 trumps, or the
-    J with 4, counting the turned card the taker would get, and an ace or ten outside), else pass.
+    Bidding: take only with a clearly strong hand, counting the turned card the taker would get:
+    the J of the suit with 5 trumps, or with 4 trumps and the 9 or an outside ace, or with 3
+    trumps, the 9 and an outside ace; else pass.
     Play: the cheapest legal card with which the team still holds the trick, else the cheapest
     (fewest points, a plain card before a trump, the lowest).
 
@@ -117,6 +118,19 @@ def stacked_deck(
     for s in order:
         deck += rest[s]
     return deck
+
+
+def deal_scores(contract: Contract, t: Tally) -> tuple[tuple[int, int], bool]:
+    """The scores per team of a played deal and whether the takers made it."""
+    takers = team_of(contract.taker)
+    defenders = 1 - takers
+    own = [t.card_points[i] + t.belote[i] for i in (0, 1)]
+    if own[takers] >= own[defenders]:  # "au moins": a tie is made
+        return (own[0], own[1]), True
+    scores = [0, 0]
+    scores[defenders] = t.card_points[defenders] if t.capot == defenders else TOTAL
+    scores[defenders] += t.belote[0] + t.belote[1]
+    return (scores[0], scores[1]), False
 
 
 class Belote(BeloteFamily):
@@ -222,16 +236,7 @@ class Belote(BeloteFamily):
 
     def _score(self, state: BeloteState, t: Tally) -> tuple[tuple[int, int], bool]:
         assert state.contract is not None
-        takers = team_of(state.contract.taker)
-        defenders = 1 - takers
-        own = [t.card_points[i] + t.belote[i] for i in (0, 1)]
-        made = own[takers] >= own[defenders]
-        if made:
-            return (own[0], own[1]), True
-        scores = [0, 0]
-        scores[defenders] = t.card_points[defenders] if t.capot == defenders else TOTAL
-        scores[defenders] += t.belote[0] + t.belote[1]
-        return (scores[0], scores[1]), False
+        return deal_scores(state.contract, t)
 
     def _view_extra(self, state: BeloteState, seat: int | None) -> dict[str, Any]:
         return {"round": state.round if state.phase is Phase.BIDDING else None}

@@ -48,10 +48,10 @@ Between deals (phase ``deal_over``)
 
 Timeout moves (``auto_action``)
     Bidding: the opening bid of 80 when nobody has bid and the hand is clearly strong in a suit
-    (its J and 9 with 3 trumps, or its J with 4, and an ace or ten outside), else pass; never a
-    contre; decline in the surcontre window. Play: the cheapest legal card with which the team
-    still holds the trick, else the cheapest (fewest points, a plain card before a trump, the
-    lowest).
+    (its J with 5 trumps, or with 4 trumps and the 9 or an outside ace, or with 3 trumps, the 9
+    and an outside ace), else pass; never a contre; decline in the surcontre window.
+    Play: the cheapest legal card with which the team still holds the trick, else the cheapest
+    (fewest points, a plain card before a trump, the lowest).
 
 Views (``view(state, seat)``)
     As belote's (``game``, ``players``, ``phase``, ``seat``, ``dealer``, ``turn``, ``hand``,
