@@ -375,15 +375,14 @@ class Freeze(BaseGame[FreezeState]):
         return frozenset(c for c in DECK if c not in seen)
 
     def view(self, state: FreezeState, seat: int | None) -> dict[str, Any]:
+        # between rounds and at the end every layout lies face up
         reveal = state.phase in (Phase.SHOWN, Phase.OVER)
-
         known = state.known
 
         def face(card: str) -> str | None:
             return card if reveal or knows(known[card], seat) else None
 
         layouts = [[[face(c) for c in row] for row in lay] for lay in state.layouts]
-        playing = not reveal
         looked = None
         if state.phase is Phase.KING_SWAP and state.look is not None:
             t, line, slot = state.look
@@ -394,7 +393,7 @@ class Freeze(BaseGame[FreezeState]):
             "phase": state.phase.value,
             "seat": seat,
             "dealer": state.dealer,
-            "turn": state.turn if playing else None,
+            "turn": None if reveal else state.turn,
             "hand": None if seat is None else layouts[seat],
             "layouts": layouts,
             "counts": [sum(len(row) for row in lay) for lay in state.layouts],
