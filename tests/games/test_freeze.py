@@ -592,6 +592,8 @@ def test_auto_action_freezes_when_its_known_total_is_low_and_never_speeds() -> N
     t, _ = act(t, 0, "discard")
     # seat 1 knows a 4 matching the discard, yet the table never speeds for it
     assert G.auto_action(t, 1)["type"] != "speed"
+    with pytest.raises(IllegalAction, match="nothing to do"):
+        G.auto_action(t, 0)
 
 
 def test_auto_action_takes_a_low_discard_over_a_known_high_card() -> None:

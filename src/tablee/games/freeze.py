@@ -828,6 +828,8 @@ class Freeze(BaseGame[FreezeState]):
     # -- the table's move for a seat whose time ran out -------------------------------------------
 
     def auto_action(self, state: FreezeState, seat: int) -> Action:
+        if seat not in self.to_act(state):
+            raise IllegalAction(f"seat {seat} has nothing to do now", "not_your_turn")
         action = self._auto(state, seat)
         legal = self.legal_actions(state, seat)
         if action in legal:
