@@ -24,7 +24,9 @@ run: $(STAMP)
 simulate: $(STAMP)
 	$(BIN)/tablee simulate --game contrecarte --players 4 --seed 1
 
+# The browser tests drive Debian's Chromium (never a browser downloaded by Playwright).
 test: $(STAMP)
+	@test -x /usr/bin/chromium || { apt-get update && apt-get install -y chromium; }
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)

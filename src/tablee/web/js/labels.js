@@ -107,6 +107,16 @@ export const PHASES = {
   round_end: "Fin de la manche",
   over: "Partie terminée",
   finished: "Partie terminée",
+  deal_over: "Fin de la donne",
+  end: "Fin de la donne",
+  surcontre: "Surcontre ?",
+  king_look: "Pouvoir du roi noir",
+  king_swap: "Pouvoir du roi noir",
+  spy: "Pouvoir : espionner",
+  swap: "Pouvoir : échanger",
+  shown: "Cartes dévoilées",
+  show: "Mains dévoilées",
+  draw: "Pioche",
 };
 
 export const GAME_TITLES = {

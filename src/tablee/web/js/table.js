@@ -34,6 +34,14 @@ export function tableIdOf(msg) {
   return msg.table && typeof msg.table === "object" ? msg.table.id : msg.table;
 }
 
+/** Events without the public twin of a private event this viewer also got (the drawer sees
+ * "you draw 7♥", not also "Alice draws a card"). */
+export function withoutPublicTwins(events) {
+  return events.filter((e) => !events.some((o) => o !== e && o.type === e.type && o.seat === e.seat
+    && Object.keys(o).length > Object.keys(e).length
+    && Object.keys(e).every((k) => k === "count" || JSON.stringify(o[k]) === JSON.stringify(e[k]))));
+}
+
 export function showTable(root, rawId, { socket, player }) {
   const tableId = /^\d+$/.test(rawId) ? Number(rawId) : rawId;
   const S = {
@@ -177,7 +185,7 @@ export function showTable(root, rawId, { socket, player }) {
     if (!repeat && Array.isArray(msg.events) && msg.events.length) {
       const c = ctx();
       c.formatters = rendererFor(game()).formatters;
-      for (const e of msg.events) {
+      for (const e of withoutPublicTwins(msg.events)) {
         const text = describeEvent(e, c);
         if (text) S.log.push({ text, type: e.type, mine: e.seat != null && e.seat === mySeat() });
       }

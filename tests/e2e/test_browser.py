@@ -1,0 +1,174 @@
+"""The browser client end to end: arrival, lobby, tables of every game played by clicking, what a
+spectator sees, reloads and reconnections. Every test also fails on any console error."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tablee.engine import get_game
+from tablee.games import game_names
+
+from .conftest import LiveServer, Pages, screenshot
+from .helpers import create_table, enter, play, state, step, wait_my_turn_or_over
+
+
+def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """The next tables the server creates are dealt from ``seed`` (the server runs in this
+    process; a person's table gets a random seed)."""
+    import tablee.tables.manager as manager
+
+    monkeypatch.setattr(manager.secrets, "randbits", lambda bits: seed)
+
+
+def seed_where(game: str, players: int, good: Any, tries: int = 500) -> int:
+    g = get_game(game)
+    for seed in range(1, tries):
+        if good(g, g.new(players=players, seed=seed)):
+            return seed
+    raise AssertionError(f"no seed found for {game}")
+
+
+def test_arrival_then_back_as_the_same_player(server: LiveServer, pages: Pages) -> None:
+    page = pages.new()
+    enter(page, server.url, "Amélie")
+    expect(page.locator("#who .me-name")).to_have_text("Amélie")
+    page.reload()
+    # the token stayed in this browser: no name asked again
+    expect(page.locator(".game-tile").first).to_be_visible()
+    expect(page.locator("#who .me-name")).to_have_text("Amélie")
+    expect(page.locator("#name")).to_have_count(0)
+
+
+def test_contrecarte_played_to_the_end_with_a_colour_choice(
+    server: LiveServer, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def two_jokers(g: Any, s: Any) -> bool:
+        hand = g.view(s, 0)["hand"]
+        return sum(c in ("W", "W+4") for c in hand) >= 2
+
+    fixed_seed(monkeypatch, seed_where("contrecarte", 2, two_jokers))
+    page = pages.new()
+    enter(page, server.url, "Alice")
+    create_table(page, "contrecarte", players=2)
+    expect(page.locator("#hand .card").first).to_be_visible()
+    expect(page.locator("#hand .card")).to_have_count(7)
+    screenshot(page, "contrecarte")
+
+    # the joker first: it asks for a colour, and the colour chosen is in force
+    assert wait_my_turn_or_over(page) == "mine"
+    jokers = '#hand .card.playable[data-card="W"], #hand .card.playable[data-card="W+4"]'
+    page.locator(jokers).first.click()
+    expect(page.locator("#actions .btn.swatch")).to_have_count(4)
+    page.click('#actions .btn.swatch[data-value="\\"B\\""]')
+    expect(page.locator("#color")).to_contain_text("bleu")
+    expect(page.locator("#log")).to_contain_text("et choisit bleu")
+
+    say_carte = [
+        'button[data-key="announce"][data-value="true"]',
+        'button[data-type="announce"]',
+        'button[data-type="contest"]',
+    ]
+    moves = play(page, 300, prefer=say_carte)
+    assert state(page)["over"] == "1", f"the game did not end after {len(moves)} moves"
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    expect(result).to_contain_text(re.compile("Vainqueur"))
+    expect(result.locator("#rematch")).to_be_visible()
+    screenshot(page, "contrecarte-over")
+
+
+def test_belote_from_the_lobby_through_bidding_tricks_reload_and_a_spectator(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.new()
+    enter(page, server.url, "Bruno")
+    table = create_table(page, "belote")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    # bidding: take the turned card when asked (the bots may take first)
+    while state(page)["phase"] == "bidding":
+        if wait_my_turn_or_over(page) == "over":
+            break
+        if state(page)["phase"] != "bidding":
+            break
+        step(page, prefer=['button[data-type="take"]'])
+    expect(page.locator("#trump")).to_be_visible()
+    while int(state(page)["tricks"] or 0) < 3:
+        play(page, 1)
+    expect(page.locator("#log")).to_contain_text("remporte le pli")
+    screenshot(page, "belote")
+
+    # a spectator sees the table, never a hand
+    watcher = pages.new()
+    enter(watcher, server.url, "Chloé")
+    watcher.goto(f"{server.url}#/table/{table}")
+    expect(watcher.locator(".badge.spect")).to_be_visible()
+    expect(watcher.locator("#felt .seat")).to_have_count(4)
+    expect(watcher.locator("#hand .card")).to_have_count(0)
+    expect(watcher.locator("#hand")).to_contain_text("mains restent cachées")
+    screenshot(watcher, "belote-spectator")
+
+    # a reload mid-game restores the same table and hand
+    before = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    page.reload()
+    expect(page.locator("#hand .card").first).to_be_visible()
+    after = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert after == before
+    assert state(page)["phase"] == "play"
+    play(page, 2)
+
+
+def test_tarot_through_the_ecart(
+    server: LiveServer, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def bots_pass_after_a_prise(g: Any, s: Any) -> bool:
+        s, _ = g.apply(s, 0, {"type": "bid", "contract": "prise"})
+        for seat in (1, 2, 3):
+            s, _ = g.apply(s, seat, g.auto_action(s, seat))
+        return bool(g.view(s, 0)["phase"] == "ecart")
+
+    fixed_seed(monkeypatch, seed_where("tarot", 4, bots_pass_after_a_prise))
+    page = pages.new()
+    enter(page, server.url, "Denis")
+    create_table(page, "tarot", players=4)
+    wait_my_turn_or_over(page)
+    page.click('#actions button[data-value="\\"prise\\""]')
+    page.wait_for_function("() => document.querySelector('#table').dataset.phase === 'ecart'")
+    expect(page.locator("#chien .card")).to_have_count(6)
+    expect(page.locator("#hand .card")).to_have_count(24)
+    screenshot(page, "tarot-ecart")
+    for _ in range(6):
+        wait_my_turn_or_over(page)
+        step(page)
+    page.wait_for_function("() => document.querySelector('#table').dataset.phase !== 'ecart'")
+    expect(page.locator("#hand .card")).to_have_count(18)
+    play(page, 4, prefer=['button[data-type="no_chelem"]'])
+    expect(page.locator("#contract")).to_contain_text("prise")
+    screenshot(page, "tarot")
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_game_has_a_playable_table(server: LiveServer, pages: Pages, game: str) -> None:
+    g = get_game(game)
+    page = pages.new()
+    enter(page, server.url, "Émile")
+    create_table(page, game, players=min(max(4, g.min_players), g.max_players))
+    page.wait_for_function("() => document.querySelector('#table')?.dataset.version")
+    play(page, 6)
+    assert page.locator("#felt .seat").count() == min(max(4, g.min_players), g.max_players)
+    screenshot(page, f"table-{game}")
+
+
+def test_phone_layout(server: LiveServer, pages: Pages) -> None:
+    page = pages.new(width=390, height=800)
+    enter(page, server.url, "Fanny")
+    create_table(page, "belote")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    screenshot(page, "phone-belote")
+    # the whole hand fits the screen's width
+    boxes = [c.bounding_box() for c in page.locator("#hand .card").all()]
+    assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= 390 for b in boxes)
+
