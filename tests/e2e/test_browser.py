@@ -172,3 +172,23 @@ def test_phone_layout(server: LiveServer, pages: Pages) -> None:
     boxes = [c.bounding_box() for c in page.locator("#hand .card").all()]
     assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= 390 for b in boxes)
 
+
+
+def test_reconnects_and_resyncs_after_a_server_restart(server: LiveServer, pages: Pages) -> None:
+    page = pages.new()
+    enter(page, server.url, "Gaspard")
+    create_table(page, "barbu")
+    play(page, 2)
+    before = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    server.restart()
+    # the page reconnects by itself (no reload) and carries on with the same game
+    page.wait_for_function(
+        "() => document.querySelector('#conn').classList.contains('open')", timeout=20_000
+    )
+    expect(page.locator("#table")).not_to_have_class(re.compile("offline"))
+    after = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert set(after) <= set(before)
+    play(page, 2)
+    # the browser reports the refused connections while the server was down: those only
+    down = ("WebSocket", "ERR_CONNECTION")
+    pages.errors[:] = [e for e in pages.errors if not any(d in e for d in down)]
