@@ -192,3 +192,30 @@ def test_reconnects_and_resyncs_after_a_server_restart(server: LiveServer, pages
     # the browser reports the refused connections while the server was down: those only
     down = ("WebSocket", "ERR_CONNECTION")
     pages.errors[:] = [e for e in pages.errors if not any(d in e for d in down)]
+
+
+def test_waiting_room_join_from_the_lobby_and_turn_timer(server: LiveServer, pages: Pages) -> None:
+    host = pages.new()
+    enter(host, server.url, "Hélène")
+    host.click('.game-tile[data-game="belote"]')
+    host.click("text=tout en robots")
+    host.click('.seat-choice[data-seat="2"]')  # seat 3 stays for a person
+    host.select_option("#timer", "30")
+    host.click("#create")
+    expect(host.locator(".waiting")).to_contain_text("En attente des joueurs")
+    screenshot(host, "waiting-room")
+
+    guest = pages.new()
+    enter(guest, server.url, "Igor")
+    row = guest.locator(".table-row", has_text="Hélène")
+    expect(row).to_contain_text("30 s par coup")
+    screenshot(guest, "lobby")
+    row.locator("button[data-join]").click()
+    # the last seat taken, the game starts for both, each with a hand of their own
+    expect(guest.locator("#hand .card").first).to_be_visible()
+    expect(host.locator("#hand .card").first).to_be_visible()
+    guest_hand = guest.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    host_hand = host.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert not set(guest_hand) & set(host_hand)
+    # the seat to act shows a countdown bar
+    expect(host.locator("#felt .seat.to-act .timer")).to_be_visible()
