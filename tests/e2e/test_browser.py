@@ -13,7 +13,15 @@ from tablee.engine import get_game
 from tablee.games import game_names
 
 from .conftest import LiveServer, Pages, screenshot
-from .helpers import create_table, enter, play, state, step, wait_my_turn_or_over
+from .helpers import (
+    create_table,
+    enter,
+    play,
+    state,
+    step,
+    wait_my_turn_or_over,
+    wait_version_change,
+)
 
 
 def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -140,9 +148,23 @@ def test_tarot_through_the_ecart(
     expect(page.locator("#chien .card")).to_have_count(6)
     expect(page.locator("#hand .card")).to_have_count(24)
     screenshot(page, "tarot-ecart")
-    for _ in range(6):
+    # the first card of the écart: select, confirm; the rest in one click each (the setting)
+    wait_my_turn_or_over(page)
+    first = page.locator("#hand .card.playable").first
+    put_aside = first.get_attribute("data-card")
+    first.click()
+    expect(page.locator("#actions .btn.confirm")).to_contain_text("Écarter")
+    page.click("#actions .btn.confirm")
+    expect(page.locator("#ecart .card")).to_have_count(1)
+    assert page.locator(f'#ecart .card[data-card="{put_aside}"]').count() == 1
+    page.check("#oneclick")
+    for n in range(2, 7):
         wait_my_turn_or_over(page)
-        step(page)
+        version = state(page)["version"]
+        page.locator("#hand .card.playable").first.click()
+        wait_version_change(page, version)
+        if n < 6:
+            expect(page.locator("#ecart .card")).to_have_count(n)
     page.wait_for_function("() => document.querySelector('#table').dataset.phase !== 'ecart'")
     expect(page.locator("#hand .card")).to_have_count(18)
     play(page, 4, prefer=['button[data-type="no_chelem"]'])
@@ -219,3 +241,51 @@ def test_waiting_room_join_from_the_lobby_and_turn_timer(server: LiveServer, pag
     assert not set(guest_hand) & set(host_hand)
     # the seat to act shows a countdown bar
     expect(host.locator("#felt .seat.to-act .timer")).to_be_visible()
+
+
+def test_contree_bid_in_two_steps_then_a_contre_or_a_pass(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.new()
+    enter(page, server.url, "Julie")
+    create_table(page, "contree")
+    assert wait_my_turn_or_over(page) == "mine"
+    # the value first, then the suit: 40 bids read as two short rows of buttons
+    page.click('#actions button[data-key="value"][data-value="90"]')
+    suits = page.locator('#actions button[data-key="suit"]')
+    expect(suits).to_have_count(4)
+    expect(page.locator("#actions .back")).to_contain_text("90")
+    version = state(page)["version"]
+    page.click('#actions button[data-key="suit"][data-value="\\"H\\""]')
+    wait_version_change(page, version)
+    expect(page.locator("#log")).to_contain_text("Julie annonce 90 ♥ cœur")
+    expect(page.locator('#felt .seat[data-seat="0"] .bubble')).to_contain_text("90")
+    screenshot(page, "contree-bidding")
+    play(page, 6, prefer=['button[data-type="pass"]', 'button[data-type="decline"]'])
+
+
+def test_freeze_draw_then_keep_the_card_in_place_of_one_of_yours(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.new()
+    enter(page, server.url, "Karim")
+    create_table(page, "freeze", players=3)
+    expect(page.locator('#hand .layout.mine .card')).to_have_count(4)
+    # the bottom line is known from the deal, the top line is not
+    expect(page.locator('#hand .layout.mine .card.back')).to_have_count(2)
+    assert wait_my_turn_or_over(page) == "mine"
+    version = state(page)["version"]
+    page.click("#stock .card.playable")
+    wait_version_change(page, version)
+    expect(page.locator("#drawn .card")).to_be_visible()
+    drawn = page.locator("#drawn .card").get_attribute("data-card")
+    page.click('#actions button[data-mode="replace"]')
+    targets = page.locator("#hand .layout.mine .card.playable")
+    expect(targets).to_have_count(4)
+    version = state(page)["version"]
+    page.locator('#hand .layout.mine .card.playable[data-line="0"][data-slot="0"]').click()
+    wait_version_change(page, version)
+    expect(page.locator("#log")).to_contain_text("Karim garde sa carte")
+    # the card kept is now known, face up, in the top line
+    expect(page.locator(f'#hand .layout.mine .card[data-card="{drawn}"]')).to_have_count(1)
+    screenshot(page, "freeze")
