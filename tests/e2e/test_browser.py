@@ -179,7 +179,7 @@ def test_every_game_has_a_playable_table(server: LiveServer, pages: Pages, game:
     enter(page, server.url, "Émile")
     create_table(page, game, players=min(max(4, g.min_players), g.max_players))
     page.wait_for_function("() => document.querySelector('#table')?.dataset.version")
-    play(page, 6)
+    play(page, 4)
     assert page.locator("#felt .seat").count() == min(max(4, g.min_players), g.max_players)
     screenshot(page, f"table-{game}")
 

@@ -5,6 +5,7 @@ import barbu from "./games/barbu.js";
 import { beloteRenderer } from "./games/belote.js";
 import contrecarte from "./games/contrecarte.js";
 import freeze from "./games/freeze.js";
+import motton from "./games/motton.js";
 import tarot from "./games/tarot.js";
 import yaniv from "./games/yaniv.js";
 
@@ -23,6 +24,7 @@ register("belote", beloteRenderer("belote"));
 register("contree", beloteRenderer("contree"));
 register("contrecarte", contrecarte);
 register("freeze", freeze);
+register("motton", motton);
 register("tarot", tarot);
 register("yaniv", yaniv);
 

@@ -125,5 +125,23 @@ async function route() {
   }
 }
 
+// A token this server no longer knows (a new database) sends the player back to the arrival.
+async function checkPlayer() {
+  if (!currentPlayer()) return;
+  try {
+    const me = await api.me();
+    const p = currentPlayer();
+    if (p && me?.name && me.name !== p.name) savePlayer({ ...p, name: me.name });
+  } catch (e) {
+    if (e.status === 401) {
+      forgetPlayer();
+      socket?.close();
+      socket = null;
+      route();
+    }
+  }
+}
+
 window.addEventListener("hashchange", route);
 route();
+checkPlayer();

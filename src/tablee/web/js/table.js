@@ -323,7 +323,7 @@ export function showTable(root, rawId, { socket, player }) {
     const total = (S.info?.turn_seconds ?? 30) * 1000;
     const left = Math.max(0, end - Date.now());
     const fill = h("span.fill", { style: { width: `${Math.min(100, (left / total) * 100)}%` } });
-    const secs = h("span.secs");
+    const secs = h("span.secs", { dataset: { end: String(end) } }, `${Math.ceil(left / 1000)} s`);
     const bar = h(`span.timer${big ? ".big" : ""}`, { title: "temps restant" }, fill);
     requestAnimationFrame(() => requestAnimationFrame(() => {
       fill.style.transition = `width ${left}ms linear`;
@@ -599,6 +599,11 @@ export function showTable(root, rawId, { socket, player }) {
 
   const onResize = () => fitHand();
   window.addEventListener("resize", onResize);
+  const ticker = setInterval(() => {
+    for (const el of page.querySelectorAll(".secs[data-end]")) {
+      el.textContent = `${Math.max(0, Math.ceil((Number(el.dataset.end) - Date.now()) / 1000))} s`;
+    }
+  }, 250);
   loadGames().catch(() => {});
   socket.subscribe(tableId);
   loadInfo().then(schedulePoll);
@@ -616,6 +621,7 @@ export function showTable(root, rawId, { socket, player }) {
       S.stopped = true;
       clearTimeout(S.poll);
       window.removeEventListener("resize", onResize);
+      clearInterval(ticker);
       socket.unsubscribe(tableId);
     },
   };
