@@ -289,3 +289,36 @@ def test_freeze_draw_then_keep_the_card_in_place_of_one_of_yours(
     # the card kept is now known, face up, in the top line
     expect(page.locator(f'#hand .layout.mine .card[data-card="{drawn}"]')).to_have_count(1)
     screenshot(page, "freeze")
+
+
+@pytest.mark.skipif("yaniv" not in game_names(), reason="yaniv has not landed yet")
+def test_yaniv_discard_a_set_then_draw_from_the_stock(
+    server: LiveServer, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def a_pair(g: Any, s: Any) -> bool:
+        ranks = [c[0] for c in g.view(s, 0)["hand"] if c not in ("X1", "X2")]
+        return any(ranks.count(r) >= 2 for r in ranks)
+
+    fixed_seed(monkeypatch, seed_where("yaniv", 2, a_pair))
+    page = pages.new()
+    enter(page, server.url, "Léa")
+    create_table(page, "yaniv", players=2)
+    assert wait_my_turn_or_over(page) == "mine"
+    hand = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    ranks = [c[0] for c in hand if c not in ("X1", "X2")]
+    pair = [c for c in hand if c[0] == next(r for r in ranks if ranks.count(r) >= 2)][:2]
+    # several cards are selected, then discarded together
+    for card in pair:
+        page.click(f'#hand .card[data-card="{card}"]')
+    expect(page.locator("#hand .card.selected")).to_have_count(2)
+    version = state(page)["version"]
+    page.click("#actions .btn.confirm")
+    wait_version_change(page, version)
+    expect(page.locator("#laid .card")).to_have_count(2)
+    # then the draw: the stock, or a card of the previous discard
+    version = state(page)["version"]
+    page.click("#stock .card.playable")
+    wait_version_change(page, version)
+    expect(page.locator("#hand .card")).to_have_count(4)
+    expect(page.locator("#log")).to_contain_text("Léa défausse")
+    screenshot(page, "yaniv")
