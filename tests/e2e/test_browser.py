@@ -87,6 +87,11 @@ def test_contrecarte_played_to_the_end_with_a_colour_choice(
     expect(result).to_contain_text(re.compile("Vainqueur"))
     expect(result.locator("#rematch")).to_be_visible()
     screenshot(page, "contrecarte-over")
+    # a rematch: the only person at the table agrees, and a new game is dealt
+    result.locator("#rematch").click()
+    expect(result).to_be_hidden()
+    expect(page.locator("#hand .card")).to_have_count(7)
+    expect(page.locator("#log")).to_contain_text("Revanche")
 
 
 def test_belote_from_the_lobby_through_bidding_tricks_reload_and_a_spectator(

@@ -9,14 +9,23 @@ import { actionText, fieldText, fieldsOf, typeLabel } from "./labels.js";
 /** Splits the legal actions: single cards of the hand, groups of cards of the hand, the rest. */
 export function analyse(legal, hand) {
   const inHand = new Set(hand || []);
+  // A type whose cards are not all in the hand (a king called, a card drawn back from the
+  // discard) is a choice among cards, not a card to play from the hand: it gets buttons.
+  const elsewhere = new Set();
+  for (const action of legal || []) {
+    if (typeof action.card === "string" && !inHand.has(action.card)) elsewhere.add(action.type);
+    if (Array.isArray(action.cards) && !action.cards.every((c) => inHand.has(c))) elsewhere.add(action.type);
+  }
   const byCard = new Map();
   const multi = [];
   const others = [];
   for (const action of legal || []) {
-    if (typeof action.card === "string" && inHand.has(action.card)) {
+    if (elsewhere.has(action.type)) {
+      others.push(action);
+    } else if (typeof action.card === "string") {
       if (!byCard.has(action.card)) byCard.set(action.card, []);
       byCard.get(action.card).push(action);
-    } else if (Array.isArray(action.cards) && action.cards.length && action.cards.every((c) => inHand.has(c))) {
+    } else if (Array.isArray(action.cards) && action.cards.length) {
       multi.push(action);
     } else {
       others.push(action);

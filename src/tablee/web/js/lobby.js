@@ -105,7 +105,7 @@ export function showLobby(root, { player }) {
       "li.table-row",
       { dataset: { table: table.id } },
       h("div.t-game", h("strong", table.title || gameTitle(table.game)), h("span.muted", ` · table ${table.id}`), table.game_no > 1 ? h("span.muted", ` · partie ${table.game_no}`) : null),
-      h("div.t-info", `${taken}/${seats.length} joueurs · ${timerText(table.turn_seconds)}${table.private ? " · privée" : ""}`),
+      h("div.t-info", `${taken}/${seats.length} joueurs · ${timerText(table.turn_seconds)} · ${table.private ? "privée" : "spectateurs bienvenus"}`),
       h("div.t-seats", names),
       h("div.t-actions", buttons),
     );
