@@ -35,8 +35,12 @@ def check_views(
         assert not leaked, f"events for seat {seat} leak {sorted(leaked)}"
 
 
-def check_refused(game: Game, state: Any, seat: int, action: Any) -> None:
-    before = canonical(game, state)
+def check_refused(
+    game: Game, state: Any, seat: int, action: Any, before: str | None = None
+) -> None:
+    """``before``: ``canonical(game, state)`` when the caller already has it."""
+    if before is None:
+        before = canonical(game, state)
     try:
         game.apply(state, seat, action)
     except IllegalAction as exc:
@@ -120,10 +124,11 @@ def playout(game: Game, players: int, seed: int, *, thorough: bool = True) -> An
             for s, acts in legal.items():
                 for a in acts:
                     game.apply(state, s, a)  # must not raise
+            before = canonical(game, state)
             for s, bad in illegal_samples(
                 game, state, players, game.normalize_options(options), rnd
             ):
-                check_refused(game, state, s, bad)
+                check_refused(game, state, s, bad, before)
         # mostly the seats the game waits on; sometimes an out-of-turn move
         movers = [s for s in to_act if legal[s]]
         others = [s for s in range(players) if legal[s] and s not in to_act]

@@ -20,21 +20,35 @@ _PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
 def to_jsonable(value: Any) -> Any:
-    if type(value) in _PLAIN:
+    kind = type(value)
+    if kind in _PLAIN:
         return value
-    if type(value) is tuple:
+    if kind is tuple:
         return [v if type(v) in _PLAIN else to_jsonable(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in _fields(type(value))}
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, frozenset | set):
-        return sorted(to_jsonable(v) for v in value)
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    return value
+    # the rest dispatch on a per-type encoder, found once per type (conformance playouts of long
+    # matches encode their states thousands of times)
+    enc = _ENCODERS.get(kind)
+    if enc is None:
+        enc = _ENCODERS[kind] = _encoder(kind)
+    return enc(value)
+
+
+_ENCODERS: dict[type, typing.Callable[[Any], Any]] = {}
+
+
+def _encoder(kind: type) -> typing.Callable[[Any], Any]:
+    if dataclasses.is_dataclass(kind):
+        names = tuple(f.name for f in _fields(kind))
+        return lambda v: {n: to_jsonable(getattr(v, n)) for n in names}
+    if issubclass(kind, enum.Enum):
+        return lambda v: v.value
+    if issubclass(kind, tuple | list):
+        return lambda v: [x if type(x) in _PLAIN else to_jsonable(x) for x in v]
+    if issubclass(kind, frozenset | set):
+        return lambda v: sorted(to_jsonable(x) for x in v)
+    if issubclass(kind, dict):
+        return lambda v: {str(k): to_jsonable(x) for k, x in v.items()}
+    return lambda v: v
 
 
 def from_jsonable(tp: Any, data: Any) -> Any:
