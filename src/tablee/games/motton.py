@@ -56,7 +56,8 @@ cards, sorted; None for a spectator), ``counts``, ``scores`` (running totals), `
 ([{"seat", "card"}...]), ``last_trick`` ({"cards": [...], "winner": s} or None), ``bids`` ([{"seat",
 "value"}...] in bidding order), ``tricks_won``) and:
 
-- ``cards``: cards dealt to each seat this round; ``replay``: times this round was replayed;
+- ``cards``: how many cards each seat was dealt this round (an int); ``replay``: times this
+  round was replayed;
 - ``turned``: the turned card, or None while it is hidden (``blind``, before the last bid);
   ``turned_hidden``: whether it is;
 - ``forbidden_bid``: in ``constrained``, the value the last bidder may not bid when they are on
