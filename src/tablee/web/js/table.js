@@ -491,15 +491,23 @@ export function showTable(root, rawId, { socket, player }) {
     render();
   }
 
+  /** Cards overlap to fit the width; a big hand on a narrow screen takes two rows instead. */
   function fitHand() {
-    const cards = hand.querySelectorAll(":scope > .card");
+    const cards = [...hand.querySelectorAll(":scope > .card")];
     if (!cards.length) return;
     const width = hand.clientWidth - 8;
     const cw = cards[0].offsetWidth || 60;
     const n = cards.length;
-    const gap = n > 1 ? Math.min(6, (width - n * cw) / (n - 1)) : 0;
-    hand.style.setProperty("--gap", `${Math.max(gap, -cw * 0.74)}px`);
+    const oneRowGap = n > 1 ? (width - n * cw) / (n - 1) : 0;
+    const rows = cw + oneRowGap < cw * 0.5 ? 2 : 1;
+    const perRow = Math.ceil(n / rows);
+    const gap = perRow > 1 ? Math.min(6, (width - perRow * cw) / (perRow - 1)) : 0;
+    const margin = `${Math.max(gap, -cw * 0.74)}px`;
+    cards.forEach((el, i) => {
+      el.style.marginLeft = i % perRow === 0 ? "0" : margin;
+    });
     hand.classList.toggle("tight", gap < 0);
+    hand.classList.toggle("two-rows", rows === 2);
   }
 
   function renderSide(r) {
