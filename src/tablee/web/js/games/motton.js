@@ -22,7 +22,8 @@ export default {
     } else if (v.turned_hidden) {
       out.push(chip("", "retournée cachée jusqu'à la dernière annonce"));
     }
-    if (Array.isArray(v.cards)) out.push(chip("Manche :", `${v.cards[0]} carte${v.cards[0] > 1 ? "s" : ""}${v.replay ? ` (rejouée ${v.replay}×)` : ""}`));
+    const k = Array.isArray(v.cards) ? v.cards[0] : v.cards;
+    if (typeof k === "number") out.push(chip("Manche :", `${k} carte${k > 1 ? "s" : ""}${v.replay ? ` (rejouée ${v.replay}×)` : ""}`));
     if (v.forbidden_bid != null && v.turn === c.mySeat) out.push(chip("Interdit :", String(v.forbidden_bid), { cls: "hot" }));
     return out.filter(Boolean);
   },
