@@ -42,6 +42,10 @@ def seed_where(game: str, players: int, good: Any, tries: int = 500) -> int:
 
 def test_arrival_then_back_as_the_same_player(server: LiveServer, pages: Pages) -> None:
     page = pages.new()
+    page.goto(server.url)
+    page.fill("#name", "A")
+    page.click("form.arrival button[type=submit]")
+    expect(page.locator("form.arrival .error")).to_contain_text("2 à 24 caractères")
     enter(page, server.url, "Amélie")
     expect(page.locator("#who .me-name")).to_have_text("Amélie")
     page.reload()

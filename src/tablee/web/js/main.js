@@ -82,8 +82,15 @@ function arrival() {
     {
       onsubmit: async (ev) => {
         ev.preventDefault();
-        const name = input.value.trim();
-        if (!name) return;
+        const name = input.value.trim().replace(/\s+/g, " ");
+        if (name.length < 2 || name.length > 24) {
+          error.textContent = "Un nom a de 2 à 24 caractères.";
+          return;
+        }
+        if (!/^[\p{L}\p{N} .'_-]+$/u.test(name) || !/[\p{L}\p{N}]/u.test(name)) {
+          error.textContent = "Lettres, chiffres, espaces et - _ . ' seulement.";
+          return;
+        }
         button.disabled = true;
         error.textContent = "";
         try {
