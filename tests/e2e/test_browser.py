@@ -204,7 +204,6 @@ def test_phone_layout(server: LiveServer, pages: Pages) -> None:
     assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= 390 for b in boxes)
 
 
-
 def test_reconnects_and_resyncs_after_a_server_restart(server: LiveServer, pages: Pages) -> None:
     page = pages.new()
     enter(page, server.url, "Gaspard")
@@ -252,9 +251,7 @@ def test_waiting_room_join_from_the_lobby_and_turn_timer(server: LiveServer, pag
     expect(host.locator("#felt .seat.to-act .timer")).to_be_visible()
 
 
-def test_contree_bid_in_two_steps_then_a_contre_or_a_pass(
-    server: LiveServer, pages: Pages
-) -> None:
+def test_contree_bid_in_two_steps_then_a_contre_or_a_pass(server: LiveServer, pages: Pages) -> None:
     page = pages.new()
     enter(page, server.url, "Julie")
     create_table(page, "contree")
@@ -279,9 +276,9 @@ def test_freeze_draw_then_keep_the_card_in_place_of_one_of_yours(
     page = pages.new()
     enter(page, server.url, "Karim")
     create_table(page, "freeze", players=3)
-    expect(page.locator('#hand .layout.mine .card')).to_have_count(4)
+    expect(page.locator("#hand .layout.mine .card")).to_have_count(4)
     # the bottom line is known from the deal, the top line is not
-    expect(page.locator('#hand .layout.mine .card.back')).to_have_count(2)
+    expect(page.locator("#hand .layout.mine .card.back")).to_have_count(2)
     assert wait_my_turn_or_over(page) == "mine"
     version = state(page)["version"]
     page.click("#stock .card.playable")
