@@ -8,7 +8,7 @@ import pytest
 
 from tablee.cards import deck_32
 from tablee.engine import IllegalAction, InvalidOptions
-from tablee.games._belote_common import BeloteState, Contract, Phase, Tally
+from tablee.games._belote_common import BeloteState, Contract, Phase, Tally, evolve
 from tablee.games.belote import GAME, deal_scores, stacked_deck
 
 
@@ -365,3 +365,10 @@ def test_timeout_plays_the_cheapest_card_that_still_wins_else_the_cheapest() -> 
     assert GAME.auto_action(state, 0) == {"type": "play", "card": "TH"}  # 10 < 11 points
     state, _ = play(state, "TH")
     assert GAME.auto_action(state, 1) == {"type": "play", "card": "7H"}  # cannot win: cheapest
+
+
+def test_a_tie_at_or_over_the_target_plays_another_deal() -> None:
+    state = GAME.new(4, options={"target": 300})
+    assert not GAME._match_over(evolve(state, scores=(310, 310)))
+    assert GAME._match_over(evolve(state, scores=(310, 300)))
+    assert not GAME._match_over(evolve(state, scores=(290, 120)))

@@ -26,8 +26,8 @@ from __future__ import annotations
 import enum
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from tablee.cards import SUITS, check_deck, deck_32, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction
@@ -54,6 +54,19 @@ PLAIN_POWER = order_power(BELOTE_PLAIN_ORDER)
 TRUMP_POWER = order_power(BELOTE_TRUMP_ORDER)
 DECK = tuple(deck_32())
 DECK_SET = frozenset(DECK)
+
+
+T = TypeVar("T")
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` without its ``__init__`` round trip (several times faster on the
+    play path). For the frozen state dataclasses here: no ``__post_init__``, no slots."""
+    assert changes.keys() <= obj.__dict__.keys(), f"unknown fields {set(changes)}"
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def team_of(seat: int) -> int:
@@ -285,7 +298,7 @@ class BeloteFamily(BaseGame[BeloteState]):
     ) -> tuple[BeloteState, list[Event]]:
         hands, stock, turned = self._deal_cards(cards, state.dealer)
         first = (state.dealer + 1) % PLAYERS
-        state = replace(
+        state = evolve(
             state,
             phase=Phase.BIDDING,
             turn=first,
@@ -314,7 +327,7 @@ class BeloteFamily(BaseGame[BeloteState]):
         self, state: BeloteState, events: list[Event]
     ) -> tuple[BeloteState, list[Event]]:
         deal = state.deal + 1
-        state = replace(state, deal=deal, dealer=(state.dealer + 1) % PLAYERS)
+        state = evolve(state, deal=deal, dealer=(state.dealer + 1) % PLAYERS)
         state, more = self._start_deal(state, shuffled(DECK, state.seed, "deal", deal))
         return state, events + more
 
@@ -323,7 +336,7 @@ class BeloteFamily(BaseGame[BeloteState]):
     ) -> tuple[BeloteState, list[Event]]:
         """Everybody passed: the deal goes on the sheet as cancelled and the next dealer deals."""
         row = SheetRow(deal=state.deal, dealer=state.dealer)
-        state = replace(state, sheet=(*state.sheet, row))
+        state = evolve(state, sheet=(*state.sheet, row))
         events = [*events, {"type": "redeal", "seat": (state.dealer + 1) % PLAYERS}]
         return self._next_deal(state, events)
 
@@ -331,7 +344,7 @@ class BeloteFamily(BaseGame[BeloteState]):
         self, state: BeloteState, contract: Contract, events: list[Event]
     ) -> tuple[BeloteState, list[Event]]:
         first = (state.dealer + 1) % PLAYERS
-        state = replace(
+        state = evolve(
             state,
             phase=Phase.PLAY,
             contract=contract,
@@ -441,11 +454,10 @@ class BeloteFamily(BaseGame[BeloteState]):
         if not isinstance(card, str) or card not in DECK_SET:
             raise _bad("a play needs a 'card' of the 32-card deck, e.g. 'JH'")
         hand = state.hands[seat]
-        if state.trick:
-            why = refusal(card, hand, state.trick, **self._trick_rules(state, seat))
-        else:
-            why = None if card in hand else f"you do not hold {card}"
-        if why is not None:
+        if card not in self._playable(state, seat):
+            why = f"you do not hold {card}"
+            if state.trick and card in hand:
+                why = refusal(card, hand, state.trick, **self._trick_rules(state, seat)) or why
             raise IllegalAction(why)
         assert state.contract is not None
         trump = state.contract.trump
@@ -459,7 +471,7 @@ class BeloteFamily(BaseGame[BeloteState]):
             events.append({"type": kind, "seat": seat, "card": card})
         trick = (*state.trick, card)
         if len(trick) < PLAYERS:
-            new = replace(
+            new = evolve(
                 state,
                 hands=tuple(hands),
                 trick=trick,
@@ -477,7 +489,7 @@ class BeloteFamily(BaseGame[BeloteState]):
                 "points": sum(belote_points(c, trump) for c in trick),
             }
         )
-        new = replace(
+        new = evolve(
             state,
             hands=tuple(hands),
             trick=(),
@@ -534,9 +546,9 @@ class BeloteFamily(BaseGame[BeloteState]):
         )
         scores = (state.scores[0] + deal_scores[0], state.scores[1] + deal_scores[1])
         events = [*events, {"type": "deal_end", "seat": contract.taker, **_row_view(row)}]
-        state = replace(state, scores=scores, sheet=(*state.sheet, row))
+        state = evolve(state, scores=scores, sheet=(*state.sheet, row))
         if self._match_over(state):
-            state = replace(state, phase=Phase.OVER)
+            state = evolve(state, phase=Phase.OVER)
             out = self.outcome(state)
             assert out is not None
             events.append(
@@ -548,7 +560,7 @@ class BeloteFamily(BaseGame[BeloteState]):
                 }
             )
             return state, events
-        return replace(state, phase=Phase.DEAL_OVER, turn=(state.dealer + 1) % PLAYERS), events
+        return evolve(state, phase=Phase.DEAL_OVER, turn=(state.dealer + 1) % PLAYERS), events
 
     def _match_over(self, state: BeloteState) -> bool:
         if state.target is None:

@@ -77,7 +77,6 @@ Events
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, cast
 
 from tablee.cards import SUITS
@@ -93,6 +92,7 @@ from ._belote_common import (
     Phase,
     Tally,
     deal_packets,
+    evolve,
     strong_suit,
     team_of,
 )
@@ -179,10 +179,10 @@ class Belote(BeloteFamily):
             events: list[Event] = [{"type": "pass", "seat": seat}]
             nxt = (seat + 1) % PLAYERS
             if len(calls) < PLAYERS * state.round:
-                return replace(state, calls=calls, turn=nxt), events
+                return evolve(state, calls=calls, turn=nxt), events
             if state.round == 1:
-                return replace(state, calls=calls, turn=nxt, round=2), events
-            return self._cancel_deal(replace(state, calls=calls), events)
+                return evolve(state, calls=calls, turn=nxt, round=2), events
+            return self._cancel_deal(evolve(state, calls=calls), events)
         if state.round == 1:
             if "suit" in action:
                 raise IllegalAction(
@@ -214,7 +214,7 @@ class Belote(BeloteFamily):
             events.append({"type": "complete", "seat": s, "cards": got, "to": [s]})
             events.append({"type": "complete", "seat": s, "count": len(got)})
         assert not stock
-        state = replace(
+        state = evolve(
             state,
             calls=(*state.calls, call),
             hands=tuple(tuple(h) for h in hands),

@@ -73,7 +73,6 @@ Events
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, cast
 
 from tablee.cards import SUITS
@@ -89,6 +88,7 @@ from ._belote_common import (
     Phase,
     Tally,
     deal_packets,
+    evolve,
     strong_suit,
     team_of,
 )
@@ -209,8 +209,8 @@ class Contree(BeloteFamily):
             calls = (*state.calls, Call(seat, kind))
             coinche = 4 if kind == "surcontre" else 2
             return self._start_play(
-                replace(state, calls=calls),
-                replace(contract, coinche=coinche),
+                evolve(state, calls=calls),
+                evolve(contract, coinche=coinche),
                 [{"type": kind, "seat": seat}],
             )
         if kind == "contre":
@@ -219,10 +219,10 @@ class Contree(BeloteFamily):
             if team_of(seat) == team_of(contract.taker):
                 raise IllegalAction("you may not contre your own team's bid")
             return (
-                replace(
+                evolve(
                     state,
                     calls=(*state.calls, Call(seat, "contre")),
-                    contract=replace(contract, coinche=2),
+                    contract=evolve(contract, coinche=2),
                     phase=Phase.SURCONTRE,
                 ),
                 [{"type": "contre", "seat": seat}],
@@ -236,10 +236,10 @@ class Contree(BeloteFamily):
             events: list[Event] = [{"type": "pass", "seat": seat}]
             passes = trailing_passes(calls)
             if contract is None and passes == PLAYERS:
-                return self._cancel_deal(replace(state, calls=calls), events)
+                return self._cancel_deal(evolve(state, calls=calls), events)
             if contract is not None and passes == PLAYERS - 1:
-                return self._start_play(replace(state, calls=calls), contract, events)
-            return replace(state, calls=calls, turn=nxt), events
+                return self._start_play(evolve(state, calls=calls), contract, events)
+            return evolve(state, calls=calls, turn=nxt), events
         value = action.get("value")
         if isinstance(value, bool) or value not in BID_VALUES:
             raise IllegalAction(
@@ -251,7 +251,7 @@ class Contree(BeloteFamily):
         if contract is not None and value <= contract.value:
             raise IllegalAction(f"you must bid higher than {contract.value}")
         return (
-            replace(
+            evolve(
                 state,
                 calls=(*state.calls, Call(seat, "bid", value=value, suit=suit)),
                 contract=Contract(taker=seat, trump=suit, value=value),
