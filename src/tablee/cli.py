@@ -9,12 +9,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from tablee import bots
-from tablee.engine import IllegalAction, UnknownGame, get_game, replay
+from tablee.engine import IllegalAction, UnknownGame, get_game, replay, visible_events
 from tablee.games import game_names
 
 
 def _fmt(action: dict[str, Any]) -> str:
     return json.dumps(action, ensure_ascii=False, separators=(",", ":"))
+
+
+def _fmt_event(event: dict[str, Any]) -> str:
+    who = f" seat {event['seat']}" if event.get("seat") is not None else ""
+    rest = {k: v for k, v in event.items() if k not in ("type", "seat")}
+    return f"{event['type']}{who} {_fmt(rest)}" if rest else f"{event['type']}{who}"
 
 
 def simulate(game_name: str, players: int, seed: int, options: dict[str, Any]) -> int:
@@ -24,9 +30,14 @@ def simulate(game_name: str, players: int, seed: int, options: dict[str, Any]) -
     step = 0
     while (move := bots.next_move(game, state)) is not None:
         seat, action = move
-        state, _ = game.apply(state, seat, action)
+        state, events = game.apply(state, seat, action)
         step += 1
         print(f"{step:5d}  seat {seat}  {_fmt(action)}")
+        # what followed from the move, as a spectator sees it (no hidden card)
+        for event in visible_events(events, None):
+            if event.get("type") == action["type"] and event.get("seat") == seat:
+                continue  # the action itself
+            print(f"{'':13}-> {_fmt_event(event)}")
     outcome = game.outcome(state)
     print(f"# outcome: {json.dumps(outcome, ensure_ascii=False)}")
     return 0
