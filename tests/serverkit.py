@@ -51,6 +51,19 @@ class Database:
         values.update(overrides)
         return Settings(**values)
 
+    def query(self, method: str, *args: Any) -> Any:
+        """One call of a ``Store`` method, with no app running."""
+        from tablee.store import Store
+
+        async def run() -> Any:
+            store = Store(self.url, self.schema)
+            try:
+                return await getattr(store, method)(*args)
+            finally:
+                await store.close()
+
+        return asyncio.run(run())
+
 
 def _postgres_url() -> str | None:
     url = os.environ.get(POSTGRES_ENV)
@@ -471,3 +484,51 @@ def toy() -> ToyGame:
 @pytest.fixture
 def toy_game() -> ToyGame:
     return toy()
+
+
+# -- a real server -------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Uvicorn:
+    """The app under a real uvicorn on a free port, in a thread (same process: test-only games
+    stay registered)."""
+
+    def __init__(self, db: Database, **settings: Any) -> None:
+        import threading
+
+        import uvicorn
+
+        from tablee.api.cli import uvicorn_config
+
+        self.port = free_port()
+        s = db.settings(port=self.port, log_level="warning", **settings)
+        self.app = create_app(s)
+        self.server = uvicorn.Server(uvicorn_config(self.app, s))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.http = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}/ws"
+
+    def __enter__(self) -> Uvicorn:
+        import time
+
+        self.thread.start()
+        for _ in range(500):
+            if self.server.started:
+                return self
+            if not self.thread.is_alive():
+                break
+            time.sleep(0.01)
+        raise RuntimeError("uvicorn did not start")
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)

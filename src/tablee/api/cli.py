@@ -39,13 +39,21 @@ def serve(args: argparse.Namespace) -> int:
         if v is not None
     }
     settings = Settings(**overrides)
-    app = create_app(settings)
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level.lower(),
-        ws_max_size=max(settings.max_message_bytes * 4, 1 << 16),
-        proxy_headers=True,
-    )
+    uvicorn.Server(uvicorn_config(create_app(settings), settings)).run()
     return 0
+
+
+def uvicorn_config(app: Any, settings: Any, **overrides: Any) -> Any:
+    """How the app is served (``tablee serve``, tests, benchmarks)."""
+    import uvicorn
+
+    values: dict[str, Any] = {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level.lower(),
+        # frames over our limit get a ``too_large`` answer; only absurd ones are cut off here
+        "ws_max_size": max(settings.max_message_bytes * 16, 1 << 20),
+        "proxy_headers": True,
+    }
+    values.update(overrides)
+    return uvicorn.Config(app, **values)

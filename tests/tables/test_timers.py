@@ -1,0 +1,84 @@
+"""Turn timers and bots: the table plays for whoever runs out of time, through the same path as a
+player's move (logged, persisted, pushed)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from tablee.engine import get_game, replay
+from tests.serverkit import Database, Server, ToyGame
+
+
+def _log(srv: Server, table: int, game_no: int = 1) -> list[object]:
+    out: list[object] = srv.call(srv.app.state.store.actions, table, game_no)
+    return out
+
+
+def test_a_timer_plays_for_an_absent_player_legally_until_the_game_ends(
+    database: Database, toy_game: ToyGame
+) -> None:
+    with Server(database) as srv:
+        alice, bob = srv.player("Alice"), srv.player("Bob")
+        t = srv.create_table(alice, game="toy", players=2, turn_seconds=0.2, options={"deals": 2})
+        tid = t["id"]
+        srv.post(f"/api/tables/{tid}/join", bob)  # Bob never connects
+        with srv.ws(alice) as wa:
+            wa.request({"type": "subscribe", "table": tid})
+            st = wa.state()
+            while not st["over"]:
+                if st["legal"]:
+                    assert st["deadline"] is not None
+                    assert wa.act(tid, st["legal"][0])["type"] == "ack"
+                st = wa.state(timeout=5)
+        rec = srv.call(srv.app.state.store.table, tid)
+        log = _log(srv, tid)
+    sources = {(a.seat, a.source) for a in log}  # type: ignore[attr-defined]
+    assert sources == {(0, "player"), (1, "timer")}
+    assert len(log) == 12 and rec.status == "finished" and rec.deadline is None
+    # every move the table made is legal: the log replays
+    final = replay(get_game("toy"), 2, rec.options, rec.seed, [(a.seat, a.action) for a in log])  # type: ignore[attr-defined]
+    assert get_game("toy").outcome(final) == rec.outcome
+
+
+def test_bots_play_their_seats_to_the_end(sqlite_db: Database, toy_game: ToyGame) -> None:
+    with Server(sqlite_db, bot_delay_seconds=0.0) as srv:
+        alice = srv.player("Alice")
+        t = srv.create_table(alice, game="toy", players=3, bots=[1, 2])
+        tid = t["id"]
+        with srv.ws(alice) as wa:
+            wa.request({"type": "subscribe", "table": tid})
+            st = wa.state()
+            while not st["over"]:
+                if st["legal"]:
+                    wa.act(tid, st["legal"][-1])
+                st = wa.state()
+        log = _log(srv, tid)
+    assert {(a.seat, a.source) for a in log} == {(0, "player"), (1, "bot"), (2, "bot")}  # type: ignore[attr-defined]
+
+
+def test_a_table_of_bots_alone_plays_itself_out(sqlite_db: Database, toy_game: ToyGame) -> None:
+    with Server(sqlite_db, bot_delay_seconds=0.0) as srv:
+        live = srv.call(srv.manager.create_table, None, "toy", 4, {"deals": 3}, None, [0, 1, 2, 3])
+        with srv.ws() as watcher:
+            watcher.request({"type": "subscribe", "table": live.id})
+            end = watcher.until(lambda f: f["type"] == "state" and f["over"])
+        assert end["outcome"]["winners"] and len(_log(srv, live.id)) == 36
+
+
+def test_a_pending_deadline_fires_after_a_restart(database: Database, toy_game: ToyGame) -> None:
+    with Server(database) as srv:
+        alice, bob = srv.player("Alice"), srv.player("Bob")
+        t = srv.create_table(alice, game="toy", players=2, turn_seconds=1.0)
+        tid = t["id"]
+        srv.post(f"/api/tables/{tid}/join", bob)
+    # the server is down when Alice's time runs out
+    rec = database.query("table", tid)
+    assert rec.status == "playing" and rec.deadline is not None
+    assert database.query("actions", tid, 1) == []
+    time.sleep(max(0.0, (rec.deadline - datetime.now(UTC)).total_seconds()) + 0.05)
+    with Server(database) as srv, srv.ws(bob) as wb:
+        wb.request({"type": "subscribe", "table": tid})
+        wb.until(lambda f: f["type"] == "state" and f["to_act"] == [1])
+        log = _log(srv, tid)
+    assert [(a.seat, a.source) for a in log] == [(0, "timer")]  # type: ignore[attr-defined]
