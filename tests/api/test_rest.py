@@ -197,7 +197,7 @@ async def test_leaving_during_a_game_hands_the_seat_to_a_bot_that_plays_on(api: 
     assert r.json()["seats"][0]["kind"] == "bot"
     manager = api.app.state.manager
     live = manager.cached(t["id"])
-    for _ in range(200):
+    for _ in range(1000):  # the bot moves after its delay (0 here), when the loop lets it
         if live.rec.status == "finished" or live.to_act() == (1,):
             break
         await _tick()

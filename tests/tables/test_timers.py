@@ -26,15 +26,20 @@ def test_a_timer_plays_for_an_absent_player_legally_until_the_game_ends(
         with srv.ws(alice) as wa:
             wa.request({"type": "subscribe", "table": tid})
             st = wa.state()
+            acted = 0
             while not st["over"]:
-                if st["legal"]:
+                if st["legal"] and st["version"] > acted:
                     assert st["deadline"] is not None
-                    assert wa.act(tid, st["legal"][0])["type"] == "ack"
+                    acted = st["version"]
+                    answer = wa.act(tid, st["legal"][0])
+                    # on a busy machine the timer may play for Alice first: that is a refusal
+                    assert answer["type"] == "ack" or answer["code"] == "not_your_turn", answer
                 st = wa.state(timeout=5)
         rec = srv.call(srv.app.state.store.table, tid)
         log = _log(srv, tid)
     sources = {(a.seat, a.source) for a in log}  # type: ignore[attr-defined]
-    assert sources == {(0, "player"), (1, "timer")}
+    assert {src for seat, src in sources if seat == 1} == {"timer"}
+    assert {src for seat, src in sources if seat == 0} <= {"player", "timer"}
     assert len(log) == 12 and rec.status == "finished" and rec.deadline is None
     # every move the table made is legal: the log replays
     final = replay(get_game("toy"), 2, rec.options, rec.seed, [(a.seat, a.action) for a in log])  # type: ignore[attr-defined]
@@ -72,13 +77,15 @@ def test_a_pending_deadline_fires_after_a_restart(database: Database, toy_game: 
         t = srv.create_table(alice, game="toy", players=2, turn_seconds=1.0)
         tid = t["id"]
         srv.post(f"/api/tables/{tid}/join", bob)
-    # the server is down when Alice's time runs out
+    # the server is down when the time of the seat to act runs out
     rec = database.query("table", tid)
     assert rec.status == "playing" and rec.deadline is not None
-    assert database.query("actions", tid, 1) == []
+    before = database.query("actions", tid, 1)  # none, unless the machine was very slow
     time.sleep(max(0.0, (rec.deadline - datetime.now(UTC)).total_seconds()) + 0.05)
     with Server(database) as srv, srv.ws(bob) as wb:
         wb.request({"type": "subscribe", "table": tid})
-        wb.until(lambda f: f["type"] == "state" and f["to_act"] == [1])
+        wb.until(lambda f: f["type"] == "state" and f["version"] > rec.version)
         log = _log(srv, tid)
-    assert [(a.seat, a.source) for a in log] == [(0, "timer")]  # type: ignore[attr-defined]
+    fired = log[len(before)]
+    assert fired.source == "timer" and fired.seat == len(before) % 2  # type: ignore[attr-defined]
+    assert fired.at >= rec.deadline  # type: ignore[attr-defined]

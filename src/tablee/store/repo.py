@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,10 @@ from .records import (
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+#: most table writes committed together
+BATCH = 256
+
+Work = Callable[[AsyncSession], Awaitable[None]]
 
 
 class StaleVersion(RuntimeError):
@@ -85,12 +91,17 @@ class Store:
         self.url = url
         self.engine = make_engine(url, schema)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._pending: list[tuple[Work, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(BaseException):
+                await self._writer
         await self.engine.dispose()
 
     def session(self) -> AsyncSession:
@@ -279,8 +290,51 @@ class Store:
 
     async def save_table(self, t: TableRecord, expected_version: int, seats: bool = True) -> None:
         """Write a table's changed row (and seats) if nobody wrote it since ``expected_version``."""
-        async with self._sessions.begin() as s:
+
+        async def work(s: AsyncSession) -> None:
             await self._update_table(s, t, expected_version, seats)
+
+        await self._write(work)
+
+    async def _write(self, work: Work) -> None:
+        """Group commit: table writes that arrive while a commit is on its way share the next
+        transaction (one fsync for many tables). Each write is still all-or-nothing: a stale one
+        writes nothing and is told so; any other failure makes every write of that batch retry
+        alone, in its own transaction. Returns once the write is committed."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._drain())
+        await asyncio.shield(future)
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+            outcome: list[BaseException | None] = []
+            try:
+                async with self._sessions.begin() as s:
+                    for work, _ in batch:
+                        try:
+                            await work(s)
+                            outcome.append(None)
+                        except StaleVersion as exc:  # wrote nothing
+                            outcome.append(exc)
+            except Exception:
+                outcome = []
+                for work, _ in batch:
+                    try:
+                        async with self._sessions.begin() as s:
+                            await work(s)
+                        outcome.append(None)
+                    except Exception as exc:
+                        outcome.append(exc)
+            for (_, future), error in zip(batch, outcome, strict=True):
+                if future.done():
+                    continue
+                if error is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(error)
 
     async def record_action(
         self,
@@ -293,7 +347,8 @@ class Store:
         """An accepted action, in one transaction: the log row, the table's new version, deadline
         and status, the deals it ended and, when it ends the game, the result."""
         at = action.at or m.now()
-        async with self._sessions.begin() as s:
+
+        async def work(s: AsyncSession) -> None:
             await self._update_table(s, t, expected_version, seats)
             s.add(
                 m.ActionRow(
@@ -326,6 +381,8 @@ class Store:
                     )
             if t.status == "finished" and t.outcome is not None:
                 self._add_result(s, t, at)
+
+        await self._write(work)
 
     def _add_result(self, s: AsyncSession, t: TableRecord, at: Any) -> None:
         assert t.outcome is not None
