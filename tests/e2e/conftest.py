@@ -124,7 +124,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live.stop()
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running in the main thread while it is
+# open, and asyncio tests of later modules could not start theirs.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
