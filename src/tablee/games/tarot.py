@@ -54,14 +54,17 @@ Phases
   Excuse only when the trumps do not (DECISIONS). Thresholds: 13/15/18 trumps at three, 10/13/15
   at four, 8/10/13 at five; simple 20, double 30, triple 40 points.
   Card rules: follow the suit led; else trump; else any card. Whenever you play a trump you
-  must go above the best trump already in the trick if you can (a trump lead included). The
-  Excuse may be played at any time; if a card is led after... the Excuse, the next card sets
-  the suit. At five, the first trick may not be opened in the called suit except with the called
-  card itself (unless the leader holds nothing else). The Excuse must be played by the
+  must go above the best trump already in the trick if you can (a trump lead included); if you
+  cannot, any trump. The Excuse may be played at any time; when it is led, the next card sets
+  the suit. The highest trump takes the trick, else the highest card of the suit led. At five,
+  the first trick may not be opened in the called suit except with the called card itself
+  (unless the leader holds nothing else). The Excuse must be played by the
   next-to-last trick at the latest, unless its holder's team has won every trick so far (it is
   making the chelem); played at the last trick by a team that won every other trick, it wins
   that trick. Otherwise it never wins: its owner's team keeps it and gives a half-point card to
-  the winner's team (counted in half points: Excuse 4 for the owner, ½ for the winner).
+  the winner's team (counted in half points: Excuse 4 for the owner, ½ for the winner — also
+  when the owner's team has no trick, and when a team that kept it for a chelem lost the
+  next-to-last trick and plays it last).
 - ``end``: the deal is scored; the next dealer ``deal``\\ s the next one (this pause also lets
   everyone see the last trick, the chien and the écart).
 
@@ -72,7 +75,8 @@ all). The attack (taker + partner) needs 36/41/51/56 with 3/2/1/0 bouts. Score o
 the taker's side: (made or failed by) ± petit au bout 10 ± 25, × 1/2/4/6 (prise, garde, garde
 sans, garde contre), ± poignées (to the side that wins the deal), + chelem (announced and made
 +400, made without announcement +200, announced and failed −200, defence takes every trick −200;
-the last two add up). Half points are rounded in the taker's favour when made (up), against when
+the last two add up; a side that won every trick made a chelem even if the other side kept its
+Excuse). Half points are rounded in the taker's favour when made (up), against when
 failed (down). Petit au bout: the Petit in the last trick gives 10 to the team that wins it; if
 the Excuse is in the last trick (kept for the chelem) the Petit in the next-to-last trick counts
 instead. Made: attack points ≥ the requirement.
@@ -109,15 +113,25 @@ None while secret), ``chien`` (its cards when shown, or at the end of the deal; 
 ``chien_size``, ``ecart`` (the taker sees their écart; others see the trumps shown in it; all of
 it at the end of the deal), ``chelem`` (announced, or None before the taker decided),
 ``poignees`` [{seat, level, cards}], ``leader``, ``redeal`` ({reason, seat} when the cards were
-just dealt again), ``result`` (the scored deal during ``end``/``over``). History rows name no
-card (a card name of an old deal would collide with the cards of the current one).
+just dealt again), ``result`` (the scored deal during ``end``/``over``). ``history`` rows (and
+``result``, ``deal_end``'s ``result``, the outcome's ``deals``) are {deal, dealer, taker,
+contract, partner, points (may end in .5), bouts, required, made, petit_au_bout ("attack",
+"defence" or None), poignees (total value), chelem_announced, slam ("attack", "defence" or
+None), score (per defender, from the taker's side), shares (per seat)}; they name no card (a
+card of an old deal would collide with the cards of the current one).
+
+Secrets (``hidden``): the other hands, the chien until shown (under garde sans/contre: until the
+end of the deal), the écart for everyone but the taker — minus every card whose name was shown
+(the chien on a prise/garde, poignées, trumps of the écart) and the called card, whose name is
+public: where it lies is the secret, and no view or event tells it before it is played. At the
+end of a deal nothing is hidden.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 from tablee.cards import EXCUSE, SUITS, TAROT_RANKS, TAROT_TRUMPS, check_deck, deck_tarot, shuffled
@@ -171,8 +185,10 @@ def suit_of(card: str) -> str:
     return card[1]
 
 
-def _power(card: str) -> int:
-    return POWER[card]
+_SUIT = {c: suit_of(c) for c in _DECK}
+# dict lookups: the trick helpers call these for every card of every trick
+_suit = _SUIT.__getitem__
+_power = POWER.__getitem__
 
 
 def is_trump(card: str) -> bool:
@@ -350,6 +366,15 @@ class TarotState:
     redeal_seat: int | None
 
 
+def _replace(state: TarotState, **changes: Any) -> TarotState:
+    """``dataclasses.replace`` without its per-field checks: the hot path of every move (the
+    state has many fields and a move changes a few)."""
+    new = object.__new__(TarotState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def _record_json(r: DealRecord) -> dict[str, Any]:
     points: float = r.points2 / 2
     return {
@@ -457,7 +482,7 @@ class TarotGame(BaseGame[TarotState]):
             events.append({"type": "redeal", "seat": dealer, "reason": "petit_sec", "player": sec})
             reason, redeal_seat = "petit_sec", sec
             stacked, attempt = None, attempt + 1
-        state = replace(
+        state = _replace(
             state,
             deal=deal_no,
             attempt=attempt,
@@ -652,7 +677,7 @@ class TarotGame(BaseGame[TarotState]):
         return _tricks.playable(
             hand,
             trick,
-            suit_of,
+            _suit,
             "A",
             _power,
             must_trump=True,
@@ -667,7 +692,7 @@ class TarotGame(BaseGame[TarotState]):
             return "you must play the Excuse now: it cannot be kept for the last trick"
         if not state.trick:
             return "you may not lead the called suit on the first trick, except the called card"
-        led = _tricks.led_suit(state.trick, suit_of, _WILD)
+        led = _tricks.led_suit(state.trick, _suit, _WILD)
         if led is not None and any(suit_of(c) == led for c in hand) and suit_of(card) != led:
             return f"you must follow {SUIT_WORDS[led]}"
         if is_trump(card):
@@ -730,7 +755,7 @@ class TarotGame(BaseGame[TarotState]):
                 raise IllegalAction(f"you must bid higher than {best}")
             events = [{"type": "bid", "seat": seat, "contract": bid}]
         bids = (*state.bids, (seat, bid))
-        state = replace(state, bids=bids, redeal=None, redeal_seat=None)
+        state = _replace(state, bids=bids, redeal=None, redeal_seat=None)
         if bid != "garde_contre" and len(bids) < state.players:
             return state, events
         best = self._best_bid(state)
@@ -745,10 +770,10 @@ class TarotGame(BaseGame[TarotState]):
             )
             return new, events + more
         taker = next(s for s, c in bids if c == best)
-        state = replace(state, taker=taker, contract=best)
+        state = _replace(state, taker=taker, contract=best)
         events.append({"type": "taker", "seat": taker, "contract": best})
         if state.players == 5:
-            return replace(state, phase=Phase.CALL), events
+            return _replace(state, phase=Phase.CALL), events
         return self._after_call(state, events)
 
     def _call(self, state: TarotState, seat: int, card: str) -> tuple[TarotState, list[Event]]:
@@ -757,7 +782,7 @@ class TarotGame(BaseGame[TarotState]):
             rank = {"K": "king", "Q": "queen", "C": "cavalier", "J": "valet"}[allowed[0][0]]
             raise IllegalAction(f"you must call a {rank}")
         partner = next((s for s, h in enumerate(state.hands) if card in h and s != seat), None)
-        state = replace(state, called=card, partner=partner)
+        state = _replace(state, called=card, partner=partner)
         return self._after_call(state, [{"type": "call", "seat": seat, "card": card}])
 
     def _after_call(self, state: TarotState, events: list[Event]) -> tuple[TarotState, list[Event]]:
@@ -770,7 +795,7 @@ class TarotGame(BaseGame[TarotState]):
             known = state.partner_known or (
                 state.called is not None and state.called in state.chien_dealt
             )
-            state = replace(
+            state = _replace(
                 state,
                 hands=tuple(hands),
                 chien=(),
@@ -779,7 +804,7 @@ class TarotGame(BaseGame[TarotState]):
                 phase=Phase.ECART,
             )
             return state, events
-        return replace(state, phase=Phase.CHELEM), events
+        return _replace(state, phase=Phase.CHELEM), events
 
     def _discard(self, state: TarotState, seat: int, card: str) -> tuple[TarotState, list[Event]]:
         hand = state.hands[seat]
@@ -800,12 +825,12 @@ class TarotGame(BaseGame[TarotState]):
             {"type": "discard", "seat": seat, "card": card, "to": [seat]},
             {"type": "discard", "seat": seat, "count": len(ecart)},
         ]
-        state = replace(state, hands=tuple(hands), ecart=ecart)
+        state = _replace(state, hands=tuple(hands), ecart=ecart)
         if len(ecart) < CHIEN_SIZE[state.players]:
             return state, events
         trumps = [c for c in ecart if c in _TRUMP_SET]
         events.append({"type": "ecart", "seat": seat, "count": len(ecart), "trumps": trumps})
-        return replace(state, phase=Phase.CHELEM), events
+        return _replace(state, phase=Phase.CHELEM), events
 
     def _undo(self, state: TarotState, seat: int) -> tuple[TarotState, list[Event]]:
         if not state.ecart:
@@ -818,13 +843,13 @@ class TarotGame(BaseGame[TarotState]):
             {"type": "undo", "seat": seat, "card": card, "to": [seat]},
             {"type": "undo", "seat": seat, "count": len(ecart)},
         ]
-        return replace(state, hands=tuple(hands), ecart=ecart), events
+        return _replace(state, hands=tuple(hands), ecart=ecart), events
 
     def _announce_chelem(
         self, state: TarotState, seat: int, announced: bool
     ) -> tuple[TarotState, list[Event]]:
         leader = seat if announced else (state.dealer + 1) % state.players
-        state = replace(state, chelem=announced, leader=leader, phase=Phase.PLAY)
+        state = _replace(state, chelem=announced, leader=leader, phase=Phase.PLAY)
         return state, [{"type": "chelem", "seat": seat, "announced": announced}]
 
     def _poignee(
@@ -845,7 +870,7 @@ class TarotGame(BaseGame[TarotState]):
             raise IllegalAction(f"a {level} poignée needs {need} trumps (the Excuse counts)")
         need = POIGNEE_TRUMPS[state.players][POIGNEE_LEVELS.index(level)]
         shown = poignee_cards(state.hands[seat], need)
-        state = replace(state, poignees=(*state.poignees, Poignee(seat, level, shown)))
+        state = _replace(state, poignees=(*state.poignees, Poignee(seat, level, shown)))
         return state, [{"type": "poignee", "seat": seat, "level": level, "cards": list(shown)}]
 
     def _play(self, state: TarotState, seat: int, card: str) -> tuple[TarotState, list[Event]]:
@@ -864,7 +889,7 @@ class TarotGame(BaseGame[TarotState]):
             partner_known = True
             events.append({"type": "partner", "seat": seat, "taker": state.taker})
         if len(trick) < n:
-            state = replace(state, hands=tuple(hands), trick=trick, partner_known=partner_known)
+            state = _replace(state, hands=tuple(hands), trick=trick, partner_known=partner_known)
             return state, events
         last = len(state.tricks) == HAND_SIZE[n] - 1
         win = self._trick_winner(state, trick, last)
@@ -876,7 +901,7 @@ class TarotGame(BaseGame[TarotState]):
                 "cards": [{"seat": (state.leader + i) % n, "card": c} for i, c in enumerate(trick)],
             }
         )
-        state = replace(
+        state = _replace(
             state,
             hands=tuple(hands),
             trick=(),
@@ -894,7 +919,7 @@ class TarotGame(BaseGame[TarotState]):
             ex_seat = (state.leader + trick.index(EXCUSE)) % n
             if self._team_on_slam(state, ex_seat):
                 return ex_seat
-        idx = _tricks.winner(trick, suit_of, "A", _power, _power, wild=_WILD)
+        idx = _tricks.winner(trick, _suit, "A", _power, _power, wild=_WILD)
         return (state.leader + idx) % n
 
     # -- scoring -----------------------------------------------------------------------------------
@@ -975,7 +1000,7 @@ class TarotGame(BaseGame[TarotState]):
         )
         totals = tuple(a + b for a, b in zip(state.scores, parts, strict=True))
         over = state.deal >= state.deals
-        state = replace(
+        state = _replace(
             state,
             scores=totals,
             history=(*state.history, record),
@@ -1140,13 +1165,13 @@ class TarotGame(BaseGame[TarotState]):
             return min(choices, key=lambda c: (is_trump(c), HALF_POINTS[c], POWER[c]))
         n = state.players
         attack = self.attack(state)
-        best = _tricks.winner(trick, suit_of, "A", _power, _power, wild=_WILD)
+        best = _tricks.winner(trick, _suit, "A", _power, _power, wild=_WILD)
         mate_wins = ((state.leader + best) % n in attack) == (seat in attack)
         if not mate_wins:
             winning = [
                 c
                 for c in choices
-                if _tricks.winner((*trick, c), suit_of, "A", _power, _power, wild=_WILD)
+                if _tricks.winner((*trick, c), _suit, "A", _power, _power, wild=_WILD)
                 == len(trick)
             ]
             if winning:
