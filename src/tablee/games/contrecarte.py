@@ -151,21 +151,25 @@ class ContrecarteState:
     winner: int | None
 
 
-def _evolve(state: ContrecarteState, **changes: Any) -> ContrecarteState:
+_new_instance = object.__new__
+_set = object.__setattr__
+
+
+def _evolve(state: ContrecarteState, changes: dict[str, Any]) -> ContrecarteState:
     """``dataclasses.replace`` without its cost: a frozen dataclass's ``__init__`` goes through
-    ``object.__setattr__`` once per field (several microseconds per move), while filling the new
-    instance's ``__dict__`` is a single dict copy. Only this module calls it, with field names."""
-    new = object.__new__(ContrecarteState)
-    d = new.__dict__
-    d.update(state.__dict__)
+    ``object.__setattr__`` once per field (microseconds per move), while a copy of the instance's
+    ``__dict__`` with ``changes`` applied is one C-level dict operation. Only this module calls
+    it, with field names; the conformance suite checks that every state round-trips through JSON
+    to an equal state."""
+    new = _new_instance(ContrecarteState)
+    d = state.__dict__.copy()
     d.update(changes)
+    _set(new, "__dict__", d)
     return new
 
 
 def _with(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    lst = list(items)
-    lst[i] = value
-    return tuple(lst)
+    return (*items[:i], value, *items[i + 1 :])
 
 
 class Contrecarte(BaseGame[ContrecarteState]):
@@ -257,9 +261,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
     def view(self, state: ContrecarteState, seat: int | None) -> dict[str, Any]:
         n = state.players
         over = state.phase is OVER
-        pending = (
-            {"poser": state.poser, "target": state.turn} if state.phase is CONTEST else None
-        )
+        pending = {"poser": state.poser, "target": state.turn} if state.phase is CONTEST else None
         return {
             "game": self.name,
             "players": n,
@@ -277,9 +279,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
             "stock": len(state.stock),
             "discard": len(state.discard),
             "pending": pending,
-            "announced": [
-                s for s in range(n) if state.announced[s] and len(state.hands[s]) == 1
-            ],
+            "announced": [s for s in range(n) if state.announced[s] and len(state.hands[s]) == 1],
             "drawn": state.drawn if seat is not None and seat == state.turn else None,
             "winner": state.winner,
         }
@@ -288,31 +288,55 @@ class Contrecarte(BaseGame[ContrecarteState]):
         phase = state.phase
         if phase is OVER:
             return []
-        out: list[Action] = []
         hands = state.hands
+        hand = hands[seat]
+        out: list[Action] = []
         if seat == state.turn:
             if phase is PLAY:
-                hand = hands[seat]
                 fits = FITS[state.color, FACE[state.discard[-1]]]
-                last = len(hand) == 2
-                for c in dict.fromkeys(hand):
-                    if c in fits:
-                        _add_plays(out, c, last)
+                if len(hand) == 2:
+                    for c in dict.fromkeys(hand):
+                        if c in fits:
+                            _add_plays(out, c, True)
+                else:
+                    for c in dict.fromkeys(hand):
+                        if c in fits:
+                            if c in WILDS:
+                                out += [{"type": "play", "card": c, "color": x} for x in COLORS]
+                            else:
+                                out.append({"type": "play", "card": c})
                 out.append({"type": "draw"})
             elif phase is DRAWN:
-                _add_plays(out, state.drawn, len(hands[seat]) == 2)  # type: ignore[arg-type]
+                _add_plays(out, state.drawn, len(hand) == 2)  # type: ignore[arg-type]
                 out.append({"type": "pass"})
             else:
                 out.append({"type": "contest"})
                 out.append({"type": "accept"})
-        if len(hands[seat]) == 1 and not state.announced[seat]:
-            out.append({"type": "announce"})
-        for t in range(state.players):
-            if t != seat and len(hands[t]) == 1:
-                out.append({"type": "catch", "target": t})
+        if 1 in map(len, hands):
+            if len(hand) == 1 and not state.announced[seat]:
+                out.append({"type": "announce"})
+            for t, h in enumerate(hands):
+                if len(h) == 1 and t != seat:
+                    out.append({"type": "catch", "target": t})
         return out
 
     # -- moves ----------------------------------------------------------------------------------
+
+    def apply(
+        self, state: ContrecarteState, seat: int, action: Any
+    ) -> tuple[ContrecarteState, list[Event]]:
+        # The common case in a few operations (this is every move of every playout); anything
+        # unusual goes through BaseGame.apply, whose generic checks give the precise errors.
+        if (
+            action.__class__ is dict
+            and seat.__class__ is int
+            and state.phase is not OVER
+            and 0 <= seat < state.players
+        ):
+            handler = self._handlers.get(action.get("type"))  # type: ignore[arg-type]
+            if handler is not None:
+                return handler(state, seat, action)
+        return super().apply(state, seat, action)
 
     def _apply(
         self, state: ContrecarteState, seat: int, action: Action
@@ -326,22 +350,19 @@ class Contrecarte(BaseGame[ContrecarteState]):
             )
         return handler(state, seat, action)
 
-    def _my_turn(self, state: ContrecarteState, seat: int, what: str) -> None:
-        if seat != state.turn:
-            raise IllegalAction(f"it is not your turn to {what}", "not_your_turn")
-
     def _play(
         self, state: ContrecarteState, seat: int, action: Action
     ) -> tuple[ContrecarteState, list[Event]]:
-        self._my_turn(state, seat, "play")
+        if seat != state.turn:
+            raise IllegalAction("it is not your turn to play", "not_your_turn")
         card = action.get("card")
         if card.__class__ is not str or card not in COLOR:
             raise IllegalAction(f"not a Contrecarte card: {card!r}", "bad_action")
-        wild = card in WILDS
         named = action.get("color")
         announce = action.get("announce")
         if len(action) != 2 + ("color" in action) + ("announce" in action):
             raise IllegalAction("a play has only 'card', 'color' and 'announce'", "bad_action")
+        wild = card in WILDS
         if wild:
             if named.__class__ is not str or named not in _COLOR_SET:
                 raise IllegalAction(
@@ -360,10 +381,12 @@ class Contrecarte(BaseGame[ContrecarteState]):
                 raise IllegalAction(f"you may only play the card you drew ({state.drawn})")
         elif card not in hand:
             raise IllegalAction(f"you do not hold {card}")
-        top = state.discard[-1]
-        if card not in FITS[state.color, FACE[top]]:
+        discard = state.discard
+        top = discard[-1]
+        color = state.color
+        if card not in FITS[color, FACE[top]]:
             raise IllegalAction(
-                f"{card} does not go on {top}: play a {_COLOR_NAME[state.color]} card,"
+                f"{card} does not go on {top}: play a {_COLOR_NAME[color]} card,"
                 f" a {FACE[top]}, a W or a W+4"
             )
         i = hand.index(card)
@@ -372,21 +395,25 @@ class Contrecarte(BaseGame[ContrecarteState]):
             raise IllegalAction('you say "Carte !" with the card that leaves you only one')
 
         event: Event = {"type": "play", "seat": seat, "card": card}
-        if wild:
+        if named is not None:
             event["color"] = named
         if announce:
             event["announce"] = True
         events = [event]
-        hands = _with(state.hands, seat, rest)
-        discard = (*state.discard, card)
-        announced = state.announced
-        said = len(rest) == 1 and bool(announce)
-        if announced[seat] != said:
-            announced = _with(announced, seat, said)
+        changes: dict[str, Any] = {
+            "hands": _with(state.hands, seat, rest),
+            "discard": (*discard, card),
+            "color": named if wild else COLOR[card],
+            "phase": PLAY,
+            "drawn": None,
+        }
+        said = announce is True
+        if state.announced[seat] != said:
+            changes["announced"] = _with(state.announced, seat, said)
         n = state.players
-        d = state.direction
-
         if not rest:
+            changes["phase"] = OVER
+            changes["winner"] = seat
             events.append(
                 {
                     "type": "deal_end",
@@ -395,107 +422,45 @@ class Contrecarte(BaseGame[ContrecarteState]):
                     "scores": [int(s == seat) for s in range(n)],
                 }
             )
-            return _evolve(
-                state,
-                hands=hands,
-                discard=discard,
-                color=named if wild else COLOR[card],
-                phase=OVER,
-                drawn=None,
-                announced=announced,
-                winner=seat,
-            ), events
+            return _evolve(state, changes), events
 
-        face = FACE[card]
+        d = state.direction
         nxt = (seat + d) % n
-        if wild:
-            if face == WILD4:
-                # legal only without a card of the colour in force (jokers have no colour)
-                col = state.color
-                legal = True
-                for c in rest:
-                    if COLOR[c] == col:
-                        legal = False
-                        break
-                return _evolve(
-                    state,
-                    hands=hands,
-                    discard=discard,
-                    color=named,
-                    turn=nxt,
-                    phase=CONTEST,
-                    drawn=None,
-                    poser=seat,
-                    plus4_legal=legal,
-                    announced=announced,
-                ), events
-            return _evolve(
-                state,
-                hands=hands,
-                discard=discard,
-                color=named,
-                turn=nxt,
-                phase=PLAY,
-                drawn=None,
-                announced=announced,
-            ), events
-        if face in NUMBERS:
-            return _evolve(
-                state,
-                hands=hands,
-                discard=discard,
-                color=COLOR[card],
-                turn=nxt,
-                phase=PLAY,
-                drawn=None,
-                announced=announced,
-            ), events
-        if face == "S":
+        face = FACE[card]
+        if face in NUMBERS or face == WILD:
+            changes["turn"] = nxt
+        elif face == WILD4:
+            # legal only without a card of the colour in force (jokers have no colour)
+            legal = True
+            for c in rest:
+                if COLOR[c] == color:
+                    legal = False
+                    break
+            changes["turn"] = nxt
+            changes["phase"] = CONTEST
+            changes["poser"] = seat
+            changes["plus4_legal"] = legal
+        elif face == "S":
             events.append({"type": "skip", "seat": nxt})
-            return _evolve(
-                state,
-                hands=hands,
-                discard=discard,
-                color=COLOR[card],
-                turn=(nxt + d) % n,
-                phase=PLAY,
-                drawn=None,
-                announced=announced,
-            ), events
-        if face == "R":
+            changes["turn"] = (nxt + d) % n
+        elif face == "R":
             d = -d
             events.append({"type": "reverse", "seat": seat, "direction": d})
+            changes["direction"] = d
             # with two players the reverse acts as a skip: the player plays again
-            return _evolve(
-                state,
-                hands=hands,
-                discard=discard,
-                color=COLOR[card],
-                direction=d,
-                turn=seat if n == 2 else (seat + d) % n,
-                phase=PLAY,
-                drawn=None,
-                announced=announced,
-            ), events
-        # +2: the next player draws two and is skipped
-        new = _evolve(
-            state,
-            hands=hands,
-            discard=discard,
-            color=COLOR[card],
-            turn=(nxt + d) % n,
-            phase=PLAY,
-            drawn=None,
-            announced=announced,
-        )
-        new, _ = _give(new, nxt, 2, "+2", events)
-        events.append({"type": "skip", "seat": nxt})
-        return new, events
+            changes["turn"] = seat if n == 2 else (seat + d) % n
+        else:
+            # +2: the next player draws two and is skipped
+            changes["turn"] = (nxt + d) % n
+            _give(state, changes, nxt, 2, "+2", events)
+            events.append({"type": "skip", "seat": nxt})
+        return _evolve(state, changes), events
 
     def _draw(
         self, state: ContrecarteState, seat: int, action: Action
     ) -> tuple[ContrecarteState, list[Event]]:
-        self._my_turn(state, seat, "draw")
+        if seat != state.turn:
+            raise IllegalAction("it is not your turn to draw", "not_your_turn")
         if len(action) != 1:
             raise IllegalAction("a draw has no fields", "bad_action")
         if state.phase is not PLAY:
@@ -503,24 +468,26 @@ class Contrecarte(BaseGame[ContrecarteState]):
                 raise IllegalAction("you have already drawn this turn: play the card or pass")
             raise IllegalAction("answer the +4 first: contest or accept")
         events: list[Event] = []
-        new, got = _give(state, seat, 1, "turn", events)
-        if got:
-            card = got[0]
-            if card in FITS[state.color, FACE[state.discard[-1]]]:
-                return _evolve(new, phase=DRAWN, drawn=card), events
-        return _evolve(new, turn=(seat + state.direction) % state.players), events
+        changes: dict[str, Any] = {}
+        got = _give(state, changes, seat, 1, "turn", events)
+        if got and got[0] in FITS[state.color, FACE[state.discard[-1]]]:
+            changes["phase"] = DRAWN
+            changes["drawn"] = got[0]
+        else:
+            changes["turn"] = (seat + state.direction) % state.players
+        return _evolve(state, changes), events
 
     def _pass(
         self, state: ContrecarteState, seat: int, action: Action
     ) -> tuple[ContrecarteState, list[Event]]:
-        self._my_turn(state, seat, "pass")
+        if seat != state.turn:
+            raise IllegalAction("it is not your turn to pass", "not_your_turn")
         if len(action) != 1:
             raise IllegalAction("a pass has no fields", "bad_action")
         if state.phase is not DRAWN:
             raise IllegalAction("you may pass only after drawing a card that you could play")
-        return _evolve(
-            state, turn=(seat + state.direction) % state.players, phase=PLAY, drawn=None
-        ), [{"type": "pass", "seat": seat}]
+        changes = {"turn": (seat + state.direction) % state.players, "phase": PLAY, "drawn": None}
+        return _evolve(state, changes), [{"type": "pass", "seat": seat}]
 
     def _answer(
         self, state: ContrecarteState, seat: int, action: Action
@@ -536,28 +503,22 @@ class Contrecarte(BaseGame[ContrecarteState]):
             raise IllegalAction(f"{kind} has no fields", "bad_action")
         poser = state.poser
         assert poser is not None
-        n, d = state.players, state.direction
-        after = (seat + d) % n
-        base = _evolve(state, phase=PLAY, poser=None, plus4_legal=False)
+        after = (seat + state.direction) % state.players
+        changes: dict[str, Any] = {"phase": PLAY, "poser": None, "plus4_legal": False}
+        events: list[Event]
         if kind == "accept":
-            events: list[Event] = [{"type": "accept", "seat": seat}]
-            new, _ = _give(_evolve(base, turn=after), seat, 4, "+4", events)
-            return new, events
-        illegal = not state.plus4_legal
-        events = [
-            {
-                "type": "contest",
-                "seat": seat,
-                "poser": poser,
-                "verdict": "illegal" if illegal else "legal",
-            }
-        ]
-        if illegal:
-            # the contester plays next, on the named colour
-            new, _ = _give(base, poser, 4, "contest", events)
-            return new, events
-        new, _ = _give(_evolve(base, turn=after), seat, 6, "contest", events)
-        return new, events
+            events = [{"type": "accept", "seat": seat}]
+            changes["turn"] = after
+            _give(state, changes, seat, 4, "+4", events)
+        elif not state.plus4_legal:
+            events = [{"type": "contest", "seat": seat, "poser": poser, "verdict": "illegal"}]
+            # the poser draws; the contester plays next, on the named colour
+            _give(state, changes, poser, 4, "contest", events)
+        else:
+            events = [{"type": "contest", "seat": seat, "poser": poser, "verdict": "legal"}]
+            changes["turn"] = after
+            _give(state, changes, seat, 6, "contest", events)
+        return _evolve(state, changes), events
 
     def _announce(
         self, state: ContrecarteState, seat: int, action: Action
@@ -568,9 +529,8 @@ class Contrecarte(BaseGame[ContrecarteState]):
             raise IllegalAction('you say "Carte !" only when you hold one card')
         if state.announced[seat]:
             raise IllegalAction('you have already said "Carte !"')
-        return _evolve(state, announced=_with(state.announced, seat, True)), [
-            {"type": "announce", "seat": seat}
-        ]
+        changes = {"announced": _with(state.announced, seat, True)}
+        return _evolve(state, changes), [{"type": "announce", "seat": seat}]
 
     def _catch(
         self, state: ContrecarteState, seat: int, action: Action
@@ -586,8 +546,9 @@ class Contrecarte(BaseGame[ContrecarteState]):
             raise IllegalAction(f"seat {target} does not hold exactly one card")
         caught = not state.announced[target]
         events: list[Event] = [{"type": "catch", "seat": seat, "target": target, "caught": caught}]
-        new, _ = _give(state, target if caught else seat, 2, "catch", events)
-        return new, events
+        changes: dict[str, Any] = {}
+        _give(state, changes, target if caught else seat, 2, "catch", events)
+        return _evolve(state, changes), events
 
     # -- the table's move -----------------------------------------------------------------------
 
@@ -631,34 +592,43 @@ def _add_plays(out: list[Action], card: str, last: bool) -> None:
 
 
 def _give(
-    state: ContrecarteState, seat: int, count: int, reason: str, events: list[Event]
-) -> tuple[ContrecarteState, tuple[str, ...]]:
+    state: ContrecarteState,
+    changes: dict[str, Any],
+    seat: int,
+    count: int,
+    reason: str,
+    events: list[Event],
+) -> tuple[str, ...]:
     """``seat`` draws ``count`` cards, reshuffling the discard (all but its top) into the stock
-    when it runs out; fewer when nothing is left. Appends the draw events."""
-    stock, discard, reshuffles = state.stock, state.discard, state.reshuffles
+    when it runs out; fewer when nothing is left. Works on ``state`` as already changed by
+    ``changes`` (hands, discard, announced), adds its own changes there and appends the events."""
+    stock = state.stock
     got = stock[:count]
-    stock = stock[count:]
-    if len(got) < count and len(discard) > 1:
-        fresh = shuffled(discard[:-1], state.seed, "reshuffle", reshuffles)
-        reshuffles += 1
-        discard = discard[-1:]
-        events.append({"type": "reshuffle", "seat": seat, "count": len(fresh)})
-        need = count - len(got)
-        got += tuple(fresh[:need])
-        stock = tuple(fresh[need:])
+    if len(got) == count:
+        changes["stock"] = stock[count:]
+    else:
+        stock = ()
+        discard = changes.get("discard", state.discard)
+        if len(discard) > 1:
+            fresh = shuffled(discard[:-1], state.seed, "reshuffle", state.reshuffles)
+            changes["reshuffles"] = state.reshuffles + 1
+            changes["discard"] = discard[-1:]
+            events.append({"type": "reshuffle", "seat": seat, "count": len(fresh)})
+            need = count - len(got)
+            got += tuple(fresh[:need])
+            stock = tuple(fresh[need:])
+        changes["stock"] = stock
     events.append({"type": "draw", "seat": seat, "count": len(got), "reason": reason})
     if got:
         events.append(
             {"type": "draw", "seat": seat, "cards": list(got), "reason": reason, "to": [seat]}
         )
-    hands = _with(state.hands, seat, state.hands[seat] + got)
-    changes: dict[str, Any] = {"hands": hands, "stock": stock}
-    if discard is not state.discard:
-        changes["discard"] = discard
-        changes["reshuffles"] = reshuffles
-    if state.announced[seat] and got:
-        changes["announced"] = _with(state.announced, seat, False)
-    return _evolve(state, **changes), got
+        hands = changes.get("hands", state.hands)
+        changes["hands"] = _with(hands, seat, hands[seat] + got)
+        announced = changes.get("announced", state.announced)
+        if announced[seat]:
+            changes["announced"] = _with(announced, seat, False)
+    return got
 
 
 def _plus4_legal(hand: tuple[str, ...], card: str, color: str) -> bool:

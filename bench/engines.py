@@ -1,0 +1,206 @@
+"""Engine speed: random playouts and moves per second for every registered game.
+
+Run by hand (``make bench``), never from the tests. For each game, a random playout deals a new
+game from a fresh seed and plays it to the end: the first seat in ``to_act`` that has a legal
+action picks one uniformly at random from ``legal_actions`` and ``apply`` checks it, as the server
+would. Figures are the median of several runs of a fixed duration, in CPU time of this process
+(steadier than the wall clock on a shared machine).
+
+- ``playouts/s``: whole random games per second; ``moves/game``: their mean length;
+- ``moves/s``: random moves per second (``legal_actions`` + choice + ``apply``);
+- ``auto moves/s``: moves per second when ``auto_action`` (the table's timeout move) decides.
+
+When ``rlcard`` is installed (``pip install -e '.[bench]'``), RLCard's UNO (4 players, random legal
+actions through its own ``get_legal_actions``/``step``) is measured the same way in the same run,
+and the Contrecarte/UNO ratios are printed. The two games do not last alike: UNO as RLCard plays
+it draws only when nothing fits and plays a fitting drawn card at once, where Contrecarte lets a
+player draw at will, pass, bluff a +4 and catch a forgotten "Carte !". So the bench also plays
+Contrecarte with RLCard's policy ("contrecarte/uno-policy": a random fitting card, drawing only
+when none fits, a fitting drawn card played, a +4 accepted), still through ``legal_actions`` and
+``apply``, which compares the engines on games of the same kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from tablee.engine import Game
+from tablee.games import game_names, get_game
+
+Runner = Callable[[int], int]  # plays one game from a seed, returns its number of moves
+
+
+def random_playout(game: Game, players: int) -> Runner:
+    def run(seed: int) -> int:
+        rnd = random.Random(seed)
+        state = game.new(players=players, seed=seed)
+        moves = 0
+        while not game.is_over(state):
+            for seat in game.to_act(state):
+                legal = game.legal_actions(state, seat)
+                if legal:
+                    break
+            state, _ = game.apply(state, seat, rnd.choice(legal))
+            moves += 1
+        return moves
+
+    return run
+
+
+def auto_playout(game: Game, players: int) -> Runner:
+    def run(seed: int) -> int:
+        state = game.new(players=players, seed=seed)
+        moves = 0
+        while not game.is_over(state):
+            for seat in game.to_act(state):
+                if game.legal_actions(state, seat):
+                    break
+            state, _ = game.apply(state, seat, game.auto_action(state, seat))
+            moves += 1
+        return moves
+
+    return run
+
+
+def uno_policy_playout(game: Game, players: int) -> Runner:
+    """Contrecarte played the way RLCard's random UNO agent plays: a random fitting card; draw
+    only when none fits; a fitting drawn card is played; a +4 is accepted; no "Carte !"."""
+
+    def run(seed: int) -> int:
+        rnd = random.Random(seed)
+        state = game.new(players=players, seed=seed)
+        moves = 0
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            legal = game.legal_actions(state, seat)
+            plays = [a for a in legal if a["type"] == "play" and "announce" not in a]
+            if plays:
+                action = rnd.choice(plays)
+            elif {"type": "accept"} in legal:
+                action = {"type": "accept"}
+            else:
+                action = {"type": "draw"} if {"type": "draw"} in legal else {"type": "pass"}
+            state, _ = game.apply(state, seat, action)
+            moves += 1
+        return moves
+
+    return run
+
+
+def rlcard_uno_playout(players: int) -> Runner:
+    from rlcard.games.uno.game import UnoGame  # type: ignore[import-untyped]
+
+    game = UnoGame(num_players=players)
+
+    def run(seed: int) -> int:
+        rnd = random.Random(seed)
+        game.np_random.seed(seed)
+        game.init_game()
+        moves = 0
+        while not game.is_over():
+            game.step(rnd.choice(game.get_legal_actions()))
+            moves += 1
+        return moves
+
+    return run
+
+
+def measure(run: Runner, seconds: float, runs: int) -> dict[str, float]:
+    """Median playouts/s and moves/s over ``runs`` runs of about ``seconds`` CPU seconds."""
+    per_game, per_move, lengths = [], [], []
+    seed = 0
+    run(seed)  # warm-up: imports, caches
+    for _ in range(runs):
+        games = moves = 0
+        start = time.process_time()
+        while (elapsed := time.process_time() - start) < seconds:
+            seed += 1
+            moves += run(seed)
+            games += 1
+        per_game.append(games / elapsed)
+        per_move.append(moves / elapsed)
+        lengths.append(moves / games)
+    return {
+        "playouts": statistics.median(per_game),
+        "moves": statistics.median(per_move),
+        "length": statistics.mean(lengths),
+    }
+
+
+def default_players(game: Game) -> int:
+    return 4 if game.min_players <= 4 <= game.max_players else game.min_players
+
+
+def fmt(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", default=",".join(game_names()), help="comma-separated game names")
+    p.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per run")
+    p.add_argument("--runs", type=int, default=5, help="runs per figure (the median is shown)")
+    p.add_argument("--players", type=int, default=None, help="seats (default: 4 when allowed)")
+    p.add_argument("--no-auto", action="store_true", help="skip the auto_action figures")
+    p.add_argument("--no-rlcard", action="store_true", help="skip RLCard's UNO")
+    args = p.parse_args(argv)
+
+    rows: list[tuple[str, int, dict[str, float], float | None]] = []
+
+    def row(name: str, players: int, runner: Runner, auto: Runner | None) -> dict[str, float]:
+        figures = measure(runner, args.seconds, args.runs)
+        auto_moves = None if auto is None else measure(auto, args.seconds, args.runs)["moves"]
+        rows.append((name, players, figures, auto_moves))
+        print(f"  measured {name}", flush=True)
+        return figures
+
+    results: dict[str, dict[str, float]] = {}
+    for name in [g for g in args.games.split(",") if g]:
+        game = get_game(name)
+        n = args.players or default_players(game)
+        if not game.min_players <= n <= game.max_players:
+            n = default_players(game)
+        auto = None if args.no_auto else auto_playout(game, n)
+        results[name] = row(name, n, random_playout(game, n), auto)
+        if name == "contrecarte":
+            results["uno-policy"] = row(
+                "contrecarte/uno-policy", n, uno_policy_playout(game, n), None
+            )
+
+    uno: dict[str, float] | None = None
+    if not args.no_rlcard:
+        try:
+            uno = row("rlcard uno", 4, rlcard_uno_playout(4), None)
+        except ImportError:
+            print("  rlcard is not installed: pip install -e '.[bench]' to compare with its UNO")
+
+    print()
+    head = f"{'game':24} {'seats':>5} {'playouts/s':>11} {'moves/game':>11} {'moves/s':>10}"
+    print(head + f" {'auto moves/s':>13}")
+    print("-" * (len(head) + 14))
+    for name, players, f, auto_moves in rows:
+        print(
+            f"{name:24} {players:>5} {fmt(f['playouts']):>11} {fmt(f['length']):>11}"
+            f" {fmt(f['moves']):>10} {fmt(auto_moves):>13}"
+        )
+    if uno is not None and "contrecarte" in results:
+        print()
+        for label, key in (("random", "contrecarte"), ("uno-policy", "uno-policy")):
+            ours = results[key]
+            playouts = ours["playouts"] / uno["playouts"]
+            moves = ours["moves"] / uno["moves"]
+            print(
+                f"contrecarte ({label}) / rlcard uno:"
+                f" playouts/s x{playouts:.2f}, moves/s x{moves:.2f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
