@@ -82,21 +82,27 @@ def step(page: Page, prefer: Sequence[str] = ()) -> str:
                 [
                     "#actions .btn.confirm",
                     "#actions .group .btn.choice:not(.back)",
-                    "#hand .card.playable:not(.selected)",
+                    # one card on each side at most (a freeze swap: theirs, then yours)
+                    "#felt:not(:has(.card.selected)) .card.playable",
+                    "#hand:not(:has(.card.selected)) .card.playable",
                     "#actions .btn.action",
+                    "#actions .btn.mode",
+                    "#hand .card.playable:not(.selected)",
                 ],
             )
         if target is None:
             if state(page)["mine"] != "1":
                 return " > ".join(done) or "(nothing: no longer this player's turn)"
-            break
-        done.append(
-            target.get_attribute("data-card")
-            or target.get_attribute("data-action")
-            or target.inner_text()
-        )
+            # a state is being drawn (an out-of-turn window opening or closing): look again
+            page.wait_for_timeout(150)
+            continue
         try:
-            target.click(timeout=3000)
+            done.append(
+                target.evaluate(
+                    "el => el.dataset.card || el.dataset.action || el.textContent", timeout=2000
+                )
+            )
+            target.click(timeout=2000)
         except PlaywrightTimeout:
             # the control went away: another seat moved and the legal actions changed
             done.append("(gone)")
@@ -104,6 +110,8 @@ def step(page: Page, prefer: Sequence[str] = ()) -> str:
         if page.locator("#actions.busy").count() or state(page)["version"] != old:
             wait_version_change(page, old)
             return " > ".join(done)
+    if state(page)["mine"] != "1" or state(page)["version"] != old:
+        return " > ".join(done) or "(the table moved on)"
     raise AssertionError(
         f"no move could be made; clicked: {done}; state {state(page)};"
         f" panel: {page.inner_html('#actions')[:600]}"
