@@ -235,3 +235,10 @@ def test_wrong_seat_and_malformed_plays_are_refused() -> None:
     assert err.value.code == "bad_action"
     with pytest.raises(IllegalAction, match="you do not hold"):
         GAME.apply(state, 0, {"type": "play", "card": "TC"})
+
+
+def test_auto_action_is_only_for_the_seat_on_turn() -> None:
+    state = new(VOID_IN_CLUBS)
+    with pytest.raises(IllegalAction) as err:
+        GAME.auto_action(state, 1)
+    assert err.value.code == "not_your_turn"

@@ -113,7 +113,7 @@ def test_bid_out_of_range_or_out_of_turn_is_refused() -> None:
 
 
 def _void_in_spades(turned: str) -> MottonState:
-    hands = [SPADES[:10], DIAMONDS[:9] + ["AD"]]
+    hands = [SPADES[:10], [*DIAMONDS[:9], "AD"]]
     return bids(new(hands, turned), 1, 1)
 
 
@@ -291,3 +291,10 @@ def test_options_and_deck_are_checked() -> None:
         GAME.new(players=2, deck=deck_52()[:-1])
     with pytest.raises(InvalidOptions):
         GAME.new(players=6)
+
+
+def test_auto_action_is_only_for_the_seat_on_turn() -> None:
+    state = GAME.new(players=3, seed=1)
+    with pytest.raises(IllegalAction) as err:
+        GAME.auto_action(state, 2)
+    assert err.value.code == "not_your_turn"

@@ -439,6 +439,8 @@ class Barbu(BaseGame[BarbuState]):
         """Duck tricks and shed what costs: lead low and safe, follow with the highest card that
         still loses, discard the most expensive card (the barbu, queens, hearts, then high cards);
         when a trick cannot be avoided, take it with the highest card that costs nothing."""
+        if seat not in self.to_act(state):
+            raise IllegalAction("it is not your turn", "not_your_turn")
         if state.phase is Phase.DEAL:
             return {"type": "deal"}
         legal = self.legal_cards(state, seat)

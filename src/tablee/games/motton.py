@@ -563,6 +563,8 @@ class Motton(BaseGame[MottonState]):
     def auto_action(self, state: MottonState, seat: int) -> Action:
         """Bid the tricks the hand is expected to take; then play to make that bid exactly: win
         cheaply while tricks are missing, duck with the highest loser once the bid is made."""
+        if seat not in self.to_act(state):
+            raise IllegalAction("it is not your turn", "not_your_turn")
         if state.phase is Phase.DEAL:
             return {"type": "deal"}
         if state.phase is Phase.BID:
