@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
 )
+from sqlalchemy import Table as Table_
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -51,6 +52,13 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is not None and value.tzinfo is None:
             return value.replace(tzinfo=UTC)
         return value
+
+
+def cast_table(model: type[Base]) -> Table_:
+    """The Core table of a model (typed)."""
+    table = model.__table__
+    assert isinstance(table, Table_)
+    return table
 
 
 def now() -> datetime:

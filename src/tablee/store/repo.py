@@ -6,15 +6,17 @@ import asyncio
 import contextlib
 import hashlib
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Integer, cast, event, func, select, update
+from sqlalchemy import Connection, Integer, bindparam, cast, event, func, insert, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -36,7 +38,83 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 #: most table writes committed together
 BATCH = 256
 
-Work = Callable[[AsyncSession], Awaitable[None]]
+
+TABLES = m.cast_table(m.Table)
+SEATS = m.cast_table(m.Seat)
+ACTIONS = m.cast_table(m.ActionRow)
+DEALS = m.cast_table(m.DealScore)
+RESULTS = m.cast_table(m.Result)
+RESULT_SEATS = m.cast_table(m.ResultSeat)
+#: the mutable part of a table row, written only over the version it was read at
+_UPDATE_TABLE = (
+    update(TABLES)
+    .where(TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_expected"))
+    .values(
+        {
+            name: bindparam(name)
+            for name in (
+                "status",
+                "game_no",
+                "seed",
+                "deck",
+                "version",
+                "deadline",
+                "outcome",
+                "wins",
+                "rematch_votes",
+                "turn_seconds",
+                "updated_at",
+            )
+        }
+    )
+)
+_UPDATE_SEAT = (
+    update(SEATS)
+    .where(SEATS.c.table_id == bindparam("b_table"), SEATS.c.seat == bindparam("b_seat"))
+    .values(kind=bindparam("kind"), player_id=bindparam("player_id"))
+)
+
+
+@dataclass(frozen=True)
+class TableWrite:
+    table: TableRecord
+    expected_version: int
+    seats: bool
+    action: LoggedAction | None = None
+    deal_events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _table_params(t: TableRecord, expected: int) -> dict[str, Any]:
+    return {
+        "b_id": t.id,
+        "b_expected": expected,
+        "status": t.status,
+        "game_no": t.game_no,
+        "seed": t.seed,
+        "deck": t.deck,
+        "version": t.version,
+        "deadline": t.deadline,
+        "outcome": t.outcome,
+        "wins": t.wins,
+        "rematch_votes": t.rematch_votes,
+        "turn_seconds": t.turn_seconds,
+        "updated_at": m.now(),
+    }
+
+
+def _action_row(w: TableWrite) -> dict[str, Any]:
+    a, t = w.action, w.table
+    assert a is not None
+    return {
+        "table_id": t.id,
+        "game_no": t.game_no,
+        "seq": a.seq,
+        "seat": a.seat,
+        "action": a.action,
+        "version": t.version,
+        "source": a.source,
+        "at": a.at or m.now(),
+    }
 
 
 class StaleVersion(RuntimeError):
@@ -91,8 +169,11 @@ class Store:
         self.url = url
         self.engine = make_engine(url, schema)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._pending: list[tuple[Work, asyncio.Future[None]]] = []
+        self._pending: list[tuple[TableWrite, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        #: group commit counters: transactions, and table writes they carried
+        self.commits = 0
+        self.writes = 0
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
@@ -258,51 +339,34 @@ class Store:
             for r in rows
         ]
 
-    async def _update_table(
-        self, s: AsyncSession, t: TableRecord, expected_version: int, seats: bool
-    ) -> None:
-        result = await s.execute(
-            update(m.Table)
-            .where(m.Table.id == t.id, m.Table.version == expected_version)
-            .values(
-                status=t.status,
-                game_no=t.game_no,
-                seed=t.seed,
-                deck=t.deck,
-                version=t.version,
-                deadline=t.deadline,
-                outcome=t.outcome,
-                wins=t.wins,
-                rematch_votes=t.rematch_votes,
-                turn_seconds=t.turn_seconds,
-                updated_at=m.now(),
-            )
-        )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
-            raise StaleVersion(f"table {t.id} is no longer at version {expected_version}")
-        if seats:
-            for seat in t.seats:
-                await s.execute(
-                    update(m.Seat)
-                    .where(m.Seat.table_id == t.id, m.Seat.seat == seat.seat)
-                    .values(kind=seat.kind, player_id=seat.player_id)
-                )
+    # -- table writes (group commit) ---------------------------------------------------------
 
     async def save_table(self, t: TableRecord, expected_version: int, seats: bool = True) -> None:
-        """Write a table's changed row (and seats) if nobody wrote it since ``expected_version``."""
+        """Write a table's changed row (and seats) if nobody wrote it since ``expected_version``;
+        raises ``StaleVersion`` (having written nothing) otherwise."""
+        await self._write(TableWrite(t, expected_version, seats))
 
-        async def work(s: AsyncSession) -> None:
-            await self._update_table(s, t, expected_version, seats)
+    async def record_action(
+        self,
+        t: TableRecord,
+        expected_version: int,
+        action: LoggedAction,
+        deal_events: Sequence[dict[str, Any]] = (),
+        seats: bool = False,
+    ) -> None:
+        """An accepted action, all or nothing: the log row, the table's new version, deadline and
+        status, the deals it ended and, when it ends the game, the result. Raises
+        ``StaleVersion`` (having written nothing) if the table moved on since
+        ``expected_version``."""
+        await self._write(TableWrite(t, expected_version, seats, action, list(deal_events)))
 
-        await self._write(work)
-
-    async def _write(self, work: Work) -> None:
+    async def _write(self, w: TableWrite) -> None:
         """Group commit: table writes that arrive while a commit is on its way share the next
         transaction (one fsync for many tables). Each write is still all-or-nothing: a stale one
         writes nothing and is told so; any other failure makes every write of that batch retry
         alone, in its own transaction. Returns once the write is committed."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((work, future))
+        self._pending.append((w, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._drain())
         await asyncio.shield(future)
@@ -310,22 +374,15 @@ class Store:
     async def _drain(self) -> None:
         while self._pending:
             batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
-            outcome: list[BaseException | None] = []
+            self.commits += 1
+            self.writes += len(batch)
             try:
-                async with self._sessions.begin() as s:
-                    for work, _ in batch:
-                        try:
-                            await work(s)
-                            outcome.append(None)
-                        except StaleVersion as exc:  # wrote nothing
-                            outcome.append(exc)
+                outcome = await self._commit([w for w, _ in batch])
             except Exception:
                 outcome = []
-                for work, _ in batch:
+                for w, _ in batch:
                     try:
-                        async with self._sessions.begin() as s:
-                            await work(s)
-                        outcome.append(None)
+                        outcome += await self._commit([w])
                     except Exception as exc:
                         outcome.append(exc)
             for (_, future), error in zip(batch, outcome, strict=True):
@@ -336,76 +393,98 @@ class Store:
                 else:
                     future.set_exception(error)
 
-    async def record_action(
-        self,
-        t: TableRecord,
-        expected_version: int,
-        action: LoggedAction,
-        deal_events: Sequence[dict[str, Any]] = (),
-        seats: bool = False,
-    ) -> None:
-        """An accepted action, in one transaction: the log row, the table's new version, deadline
-        and status, the deals it ended and, when it ends the game, the result."""
-        at = action.at or m.now()
-
-        async def work(s: AsyncSession) -> None:
-            await self._update_table(s, t, expected_version, seats)
-            s.add(
-                m.ActionRow(
-                    table_id=t.id,
-                    game_no=t.game_no,
-                    seq=action.seq,
-                    seat=action.seat,
-                    action=action.action,
-                    version=t.version,
-                    source=action.source,
-                    at=at,
-                )
-            )
-            if deal_events:
-                done = await s.scalar(
-                    select(func.count())
-                    .select_from(m.DealScore)
-                    .where(m.DealScore.table_id == t.id, m.DealScore.game_no == t.game_no)
-                )
-                for i, ev in enumerate(deal_events, (done or 0) + 1):
-                    s.add(
-                        m.DealScore(
-                            table_id=t.id,
-                            game_no=t.game_no,
-                            deal=i,
-                            seq=action.seq,
-                            event=ev,
-                            at=at,
-                        )
+    async def _commit(self, batch: list[TableWrite]) -> list[BaseException | None]:
+        """One transaction for ``batch``; the error of each write (a stale one), or None."""
+        out: list[BaseException | None] = []
+        async with self.engine.begin() as conn:
+            done: list[TableWrite] = []
+            for w in batch:
+                t = w.table
+                result = await conn.execute(_UPDATE_TABLE, _table_params(t, w.expected_version))
+                if result.rowcount != 1:
+                    out.append(StaleVersion(f"table {t.id} is no longer at v{w.expected_version}"))
+                    continue
+                out.append(None)
+                done.append(w)
+                if w.seats:
+                    await conn.execute(
+                        _UPDATE_SEAT,
+                        [
+                            {
+                                "b_table": t.id,
+                                "b_seat": s.seat,
+                                "kind": s.kind,
+                                "player_id": s.player_id,
+                            }
+                            for s in t.seats
+                        ],
                     )
-            if t.status == "finished" and t.outcome is not None:
-                self._add_result(s, t, at)
+            rows = [_action_row(w) for w in done if w.action is not None]
+            if rows:
+                await conn.execute(insert(ACTIONS), rows)
+            for w in done:
+                if w.deal_events:
+                    await self._add_deals(conn, w)
+                if w.action is not None and w.table.status == "finished" and w.table.outcome:
+                    await self._add_result(conn, w)
+        return out
 
-        await self._write(work)
+    async def _add_deals(self, conn: AsyncConnection, w: TableWrite) -> None:
+        t, action = w.table, w.action
+        assert action is not None
+        deals = DEALS
+        count = await conn.scalar(
+            select(func.count())
+            .select_from(deals)
+            .where(deals.c.table_id == t.id, deals.c.game_no == t.game_no)
+        )
+        at = action.at or m.now()
+        await conn.execute(
+            insert(deals),
+            [
+                {
+                    "table_id": t.id,
+                    "game_no": t.game_no,
+                    "deal": i,
+                    "seq": action.seq,
+                    "event": ev,
+                    "at": at,
+                }
+                for i, ev in enumerate(w.deal_events, (count or 0) + 1)
+            ],
+        )
 
-    def _add_result(self, s: AsyncSession, t: TableRecord, at: Any) -> None:
-        assert t.outcome is not None
-        s.add(
-            m.Result(
-                table_id=t.id, game_no=t.game_no, game=t.game, outcome=t.outcome, finished_at=at
-            )
+    async def _add_result(self, conn: AsyncConnection, w: TableWrite) -> None:
+        t = w.table
+        assert t.outcome is not None and w.action is not None
+        at = w.action.at or m.now()
+        await conn.execute(
+            insert(RESULTS),
+            {
+                "table_id": t.id,
+                "game_no": t.game_no,
+                "game": t.game,
+                "outcome": t.outcome,
+                "finished_at": at,
+            },
         )
         scores = t.outcome.get("scores") or []
         winners = set(t.outcome.get("winners") or [])
+        rows = []
         for seat in t.seats:
             score = scores[seat.seat] if seat.seat < len(scores) else None
-            s.add(
-                m.ResultSeat(
-                    table_id=t.id,
-                    game_no=t.game_no,
-                    seat=seat.seat,
-                    kind=seat.kind,
-                    player_id=seat.player_id if seat.kind == PLAYER else None,
-                    score=score if isinstance(score, int | float) else None,
-                    won=seat.seat in winners,
-                )
+            rows.append(
+                {
+                    "table_id": t.id,
+                    "game_no": t.game_no,
+                    "seat": seat.seat,
+                    "kind": seat.kind,
+                    "player_id": seat.player_id if seat.kind == PLAYER else None,
+                    "score": score if isinstance(score, int | float) else None,
+                    "won": seat.seat in winners,
+                }
             )
+        await conn.execute(insert(RESULT_SEATS), rows)
 
     async def actions(self, table_id: int, game_no: int, after: int = 0) -> list[LoggedAction]:
         async with self._sessions() as s:

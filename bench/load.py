@@ -1,0 +1,473 @@
+"""Load test of the table server, next to a bare FastAPI WebSocket broadcast (run by hand).
+
+For each N: starts ``tablee serve`` (a subprocess, SQLite in a temporary folder unless
+``--database-url``), creates 4N guest players and N tables of Contrecarte, connects every player
+over the WebSocket, and lets each play random legal moves on its turn (a finished game is followed
+by a rematch, voted over REST). Then the same clients drive ``bench/bare_ws.py`` — a bare FastAPI
+WebSocket server sending frames of the same sizes, with no game and no database — in the same run.
+
+Printed per N and server: moves/s, p50/p99 latency from sending ``act`` to receiving the ``state``
+it produced, server CPU and memory (RSS, peak RSS); and the tablée/bare ratios.
+
+    .venv/bin/python bench/load.py --tables 10,100,500 --seconds 20
+
+Clients and server share the machine: on a small one the clients' own CPU is part of the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT_OF_TURN = {"catch", "announce"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    frames: int = 0
+    frame_bytes: int = 0
+    games: int = 0
+    client_cpu: float = 0.0
+    server_cpu: float = 0.0
+    memory: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Seat:
+    table: int
+    seat: int
+    hello: dict[str, Any]
+    token: str | None = None
+
+
+class Proc:
+    """A server subprocess and what /proc says about it."""
+
+    def __init__(self, args: list[str], port: int, env: dict[str, str] | None = None) -> None:
+        self.port = port
+        self.p = subprocess.Popen(
+            args, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL
+        )
+
+    async def ready(self, path: str) -> None:
+        async with httpx.AsyncClient() as c:
+            for _ in range(300):
+                try:
+                    r = await c.get(f"http://127.0.0.1:{self.port}{path}")
+                    if r.status_code < 500:
+                        return
+                except httpx.HTTPError:
+                    pass
+                if self.p.poll() is not None:
+                    raise RuntimeError("the server exited")
+                await asyncio.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def status(self) -> dict[str, int]:
+        out = {}
+        for line in Path(f"/proc/{self.p.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0]) // 1024
+        return out
+
+    def cpu(self) -> float:
+        fields = Path(f"/proc/{self.p.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.p.terminate()
+        try:
+            self.p.wait(10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+
+
+def choose(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    mine = [a for a in legal if a["type"] not in OUT_OF_TURN] or legal
+    return rnd.choice(mine)
+
+
+async def player(
+    uri: str,
+    seat: Seat,
+    stats: Stats,
+    window: dict[str, float],
+    rnd: random.Random,
+    http: httpx.AsyncClient | None,
+    connecting: asyncio.Semaphore,
+    ready: asyncio.Event,
+    *,
+    go: asyncio.Event,
+) -> None:
+    async with connecting:
+        ws = await websockets.connect(
+            uri, max_size=None, ping_interval=None, compression=None, open_timeout=120
+        )
+    try:
+        await ws.send(json.dumps(seat.hello))
+        await ws.send(json.dumps({"type": "subscribe", "table": seat.table, "id": 0}))
+        ready.set()
+        await go.wait()
+        measure_from, stop_at = window["measure_from"], window["stop_at"]
+        await ws.send(json.dumps({"type": "sync", "table": seat.table}))
+        pending: int | None = None
+        sent = 0.0
+        mid = 0
+        voted = 0
+        while True:
+            left = stop_at - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                raw = await asyncio.wait_for(ws.recv(), left)
+            except TimeoutError:
+                break
+            msg = json.loads(raw)
+            kind = msg["type"]
+            now = time.monotonic()
+            if kind == "state":
+                stats.frames += 1
+                stats.frame_bytes += len(raw)
+                version = msg["version"]
+                if pending is not None and version > pending:
+                    if sent >= measure_from:
+                        stats.latencies.append(now - sent)
+                    pending = None
+                if msg.get("over"):
+                    game_no = msg["info"]["game_no"]
+                    if http is not None and game_no > voted:
+                        voted = game_no
+                        if seat.seat == 0 and now >= measure_from:
+                            stats.games += 1
+                        asyncio.get_running_loop().create_task(_rematch(http, seat))
+                    continue
+                if pending is None and msg["legal"] and seat.seat in msg["to_act"]:
+                    action = choose(msg["legal"], rnd)
+                    mid += 1
+                    pending, sent = version, time.monotonic()
+                    act = {"type": "act", "table": seat.table, "action": action, "id": mid}
+                    await ws.send(json.dumps(act))
+            elif kind == "ack":
+                if msg.get("id") and now >= measure_from:
+                    stats.moves += 1
+            elif kind == "error":
+                stats.errors[msg["code"]] += 1
+                pending = None
+    finally:
+        await ws.close()
+
+
+async def _rematch(http: httpx.AsyncClient, seat: Seat) -> None:
+    auth = {"Authorization": f"Bearer {seat.token}"}
+    try:
+        await http.post(f"/api/tables/{seat.table}/rematch", headers=auth)
+    except httpx.HTTPError:
+        pass  # the run is ending
+
+
+async def _clients(
+    uri: str,
+    seats: list[Seat],
+    base_http: str | None,
+    warmup: float,
+    seconds: float,
+    ready: Any,
+    go: Any,
+    start: Any,
+) -> Stats:
+    """One client process: every seat connects and subscribes, says it is ready, and waits for
+    the common start."""
+    stats = Stats()
+    local_go = asyncio.Event()
+    readies = [asyncio.Event() for _ in seats]
+    rnd = random.Random(seats[0].table if seats else 0)
+    connecting = asyncio.Semaphore(50)
+    window: dict[str, float] = {}
+    http = None
+    if base_http is not None:
+        limits = httpx.Limits(max_connections=20)
+        http = httpx.AsyncClient(base_url=base_http, limits=limits, timeout=60)
+    tasks = [
+        asyncio.create_task(
+            player(
+                uri, s, stats, window, random.Random(rnd.random()), http, connecting, r, go=local_go
+            )
+        )
+        for s, r in zip(seats, readies, strict=True)
+    ]
+    for e in readies:
+        await e.wait()
+    ready.put(len(seats))
+    await asyncio.get_running_loop().run_in_executor(None, go.wait)
+    window["measure_from"] = start.value + warmup
+    window["stop_at"] = start.value + warmup + seconds
+    cpu0 = _cpu()
+    local_go.set()
+    await asyncio.gather(*tasks)
+    stats.client_cpu = _cpu() - cpu0
+    if http is not None:
+        await http.aclose()
+    return stats
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _worker(
+    uri: str,
+    seats: list[Seat],
+    base_http: str | None,
+    warmup: float,
+    seconds: float,
+    ready: Any,
+    go: Any,
+    start: Any,
+    results: Any,
+) -> None:
+    _raise_fd_limit()
+    stats = asyncio.run(_clients(uri, seats, base_http, warmup, seconds, ready, go, start))
+    results.put(stats)
+
+
+async def drive(
+    uri: str,
+    seats: list[Seat],
+    warmup: float,
+    seconds: float,
+    base_http: str | None,
+    procs: int,
+    server: Proc,
+) -> Stats:
+    """The seats are shared among ``procs`` client processes (a table's seats in one); the clock
+    starts for all at once when every seat is connected."""
+    ctx = multiprocessing.get_context("spawn")
+    ready, results, go = ctx.Queue(), ctx.Queue(), ctx.Event()
+    start = ctx.Value("d", 0.0)
+    tables = sorted({s.table for s in seats})
+    groups = [[s for s in seats if tables.index(s.table) % procs == i] for i in range(procs)]
+    groups = [g for g in groups if g]
+    workers = [
+        ctx.Process(
+            target=_worker,
+            args=(uri, g, base_http, warmup, seconds, ready, go, start, results),
+        )
+        for g in groups
+    ]
+    for w in workers:
+        w.start()
+    loop = asyncio.get_running_loop()
+    for _ in workers:
+        await loop.run_in_executor(None, ready.get)
+    start.value = time.monotonic()
+    go.set()
+    await asyncio.sleep(warmup)
+    cpu0 = server.cpu()
+    await asyncio.sleep(seconds)
+    server_cpu = server.cpu() - cpu0
+    memory = server.status()
+    total = Stats(server_cpu=server_cpu, memory=memory)
+    for _ in workers:
+        part: Stats = await loop.run_in_executor(None, results.get)
+        total.latencies += part.latencies
+        total.moves += part.moves
+        total.errors.update(part.errors)
+        total.frames += part.frames
+        total.frame_bytes += part.frame_bytes
+        total.games += part.games
+        total.client_cpu += part.client_cpu
+    for w in workers:
+        w.join()
+    return total
+
+
+def _raise_fd_limit() -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+async def setup_tablee(base: str, tables: int, players: int, game: str) -> list[Seat]:
+    seats: list[Seat] = []
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as c:
+        sem = asyncio.Semaphore(50)
+
+        async def make_player(i: int) -> dict[str, Any]:
+            async with sem:
+                r = await c.post("/api/players", json={"name": f"p{i}"})
+                r.raise_for_status()
+                out: dict[str, Any] = r.json()
+                return out
+
+        people = await asyncio.gather(*(make_player(i) for i in range(tables * players)))
+
+        async def make_table(t: int) -> None:
+            group = people[t * players : (t + 1) * players]
+            auth = [{"Authorization": f"Bearer {p['token']}"} for p in group]
+            async with sem:
+                r = await c.post(
+                    "/api/tables", json={"game": game, "players": players}, headers=auth[0]
+                )
+                r.raise_for_status()
+                tid = r.json()["id"]
+                for s in range(1, players):
+                    r = await c.post(f"/api/tables/{tid}/join", json={"seat": s}, headers=auth[s])
+                    r.raise_for_status()
+            for s, p in enumerate(group):
+                seats.append(Seat(tid, s, {"type": "hello", "token": p["token"]}, p["token"]))
+
+        await asyncio.gather(*(make_table(t) for t in range(tables)))
+    return seats
+
+
+def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
+    lat = sorted(stats.latencies)
+
+    def pct(q: float) -> float:
+        return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
+
+    return {
+        "server": name,
+        "moves/s": stats.moves / args.seconds,
+        "p50 ms": pct(0.50),
+        "p99 ms": pct(0.99),
+        "mean ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "server cpu %": 100 * stats.server_cpu / args.seconds,
+        "clients cpu %": 100 * stats.client_cpu / (args.seconds + args.warmup),
+        "rss MiB": stats.memory.get("VmRSS", 0),
+        "peak MiB": stats.memory.get("VmHWM", 0),
+        "frame bytes": stats.frame_bytes // max(1, stats.frames),
+        "games": stats.games,
+        "errors": dict(stats.errors),
+    }
+
+
+async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        url = args.database_url or f"sqlite+aiosqlite:///{tmp}/bench.db"
+        server = Proc(
+            [sys.executable, "-m", "tablee", "serve", "--port", str(port), "--database-url", url],
+            port,
+            {"TABLEE_LOG_LEVEL": "warning"},
+        )
+        try:
+            await server.ready("/api/games")
+            base = f"http://127.0.0.1:{port}"
+            t = time.monotonic()
+            seats = await setup_tablee(base, n, args.players, args.game)
+            print(f"  set-up of {n} tables: {time.monotonic() - t:.1f} s", flush=True)
+            ws = f"ws://127.0.0.1:{port}/ws"
+            stats = await drive(ws, seats, args.warmup, args.seconds, base, args.procs, server)
+            rows.append(summary("tablee", stats, args))
+        finally:
+            server.stop()
+    size = rows[0]["frame bytes"]
+    port = free_port()
+    bare = Proc(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "bare_ws.py"),
+            "--port",
+            str(port),
+            "--size",
+            str(size),
+            "--players",
+            str(args.players),
+        ],
+        port,
+    )
+    try:
+        await bare.ready("/docs")
+        seats = [
+            Seat(t, s, {"type": "hello", "table": t, "seat": s})
+            for t in range(n)
+            for s in range(args.players)
+        ]
+        ws = f"ws://127.0.0.1:{port}/ws"
+        stats = await drive(ws, seats, args.warmup, args.seconds, None, args.procs, bare)
+        rows.append(summary("bare", stats, args))
+    finally:
+        bare.stop()
+    return rows
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--tables", default="10,100,500", help="comma-separated N")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--game", default="contrecarte")
+    p.add_argument("--seconds", type=float, default=20, help="measured time per run")
+    p.add_argument("--warmup", type=float, default=3)
+    p.add_argument("--database-url", default=None)
+    p.add_argument("--procs", type=int, default=2, help="client processes")
+    args = p.parse_args()
+    _raise_fd_limit()
+    cols = [
+        "server",
+        "moves/s",
+        "p50 ms",
+        "p99 ms",
+        "server cpu %",
+        "clients cpu %",
+        "rss MiB",
+        "peak MiB",
+        "frame bytes",
+    ]
+    for n in (int(x) for x in args.tables.split(",")):
+        print(
+            f"N = {n} tables of {args.players} ({n * args.players} WebSocket clients)", flush=True
+        )
+        rows = asyncio.run(run_one(n, args))
+        print("  " + "  ".join(f"{c:>12}" for c in cols))
+        for r in rows:
+            print(
+                "  " + "  ".join(f"{_fmt(r[c]):>12}" for c in cols),
+                f"games={r['games']} errors={r['errors']}",
+            )
+        t, b = rows
+        print(
+            f"  ratio tablee/bare: moves/s {t['moves/s'] / b['moves/s']:.2f},"
+            f" p50 {t['p50 ms'] / b['p50 ms']:.1f}x, p99 {t['p99 ms'] / b['p99 ms']:.1f}x",
+            flush=True,
+        )
+
+
+def _fmt(v: Any) -> str:
+    return f"{v:.1f}" if isinstance(v, float) else str(v)
+
+
+if __name__ == "__main__":
+    main()
