@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -189,10 +190,8 @@ async def player(
 
 async def _rematch(http: httpx.AsyncClient, seat: Seat) -> None:
     auth = {"Authorization": f"Bearer {seat.token}"}
-    try:
+    with contextlib.suppress(httpx.HTTPError):  # the run may be ending
         await http.post(f"/api/tables/{seat.table}/rematch", headers=auth)
-    except httpx.HTTPError:
-        pass  # the run is ending
 
 
 async def _clients(
