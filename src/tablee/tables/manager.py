@@ -68,6 +68,8 @@ MIN_TURN_SECONDS = 0.05
 MAX_TURN_SECONDS = 86_400.0
 #: retries of a change that lost a race with another process
 RETRIES = 5
+#: a timer or bot move the store could not save is tried again after this
+RETRY_SECONDS = 1.0
 
 BotPolicy = Callable[[Game, Any, int], Action]
 
@@ -124,6 +126,8 @@ class TableManager:
         bot_policy: BotPolicy = bots.auto,
     ) -> None:
         self.store = store
+        #: other processes may write the same tables: check the stored version before a change
+        self.shared = broker is not None and not isinstance(broker, LocalBroker)
         self.broker: Broker = broker or LocalBroker()
         self.bot_delay = bot_delay
         self.bot_policy = bot_policy
@@ -234,6 +238,15 @@ class TableManager:
             state, seq, _ = await self._rebuild(rec, live.game)
         live.rec, live.state, live.seq = rec, state, seq
         return events
+
+    async def _fresh(self, live: LiveTable) -> None:
+        """The "load" step of a change: with other writers around, catch up with the store first
+        (under the table's lock). Alone, memory is always current."""
+        if self.shared:
+            before = live.rec.version
+            events = await self._reload(live)
+            if live.rec.version != before:
+                self._after_change(live, events)
 
     async def _on_published(self, table_id: int, version: int) -> None:
         live = self._tables.get(table_id)
@@ -417,6 +430,7 @@ class TableManager:
     ) -> None:
         """A seat or lifecycle change: applied to a copy, saved, then swapped in and told.
         Called under the table's lock."""
+        await self._fresh(live)
         for _ in range(RETRIES):
             rec = _copy(live.rec)
             events = change(rec)
@@ -455,6 +469,7 @@ class TableManager:
         ``on_accepted`` after the commit and before any state is sent."""
         live = await self.get(table_id)
         async with live.lock:
+            await self._fresh(live)
             seat = live.rec.seat_of(player.id)
             if seat is None:
                 raise TableError("not_seated", "you do not sit at this table")
@@ -544,6 +559,7 @@ class TableManager:
 
     async def _expire(self, live: LiveTable, deadline: datetime) -> None:
         async with live.lock:
+            await self._fresh(live)
             if live.rec.deadline != deadline or live.rec.status != PLAYING:
                 return  # something moved in the meantime; the change re-armed the timer
             if utcnow() < deadline:
@@ -561,8 +577,18 @@ class TableManager:
                     moved = True
                 except TableError as exc:
                     log.error("table %s: auto_action for seat %s refused: %s", live.id, seat, exc)
+                except Exception:
+                    # the store failed: nothing changed; try again shortly rather than stall
+                    log.exception("table %s: the timer's move could not be saved", live.id)
+                    self._retry_later(live, lambda: self._expire(live, deadline))
+                    return
             if not moved:
                 log.error("table %s: deadline passed but no seat could move", live.id)
+
+    def _retry_later(self, live: LiveTable, again: Callable[[], Any]) -> None:
+        if self._closed:
+            return
+        asyncio.get_running_loop().call_later(RETRY_SECONDS, lambda: self._spawn(again()))
 
     # -- bots ------------------------------------------------------------------------------------
 
@@ -580,6 +606,7 @@ class TableManager:
         try:
             await asyncio.sleep(self.bot_delay)
             async with live.lock:
+                await self._fresh(live)
                 for seat in self._bot_seats(live):
                     if seat not in self._bot_seats(live):
                         continue
@@ -591,8 +618,15 @@ class TableManager:
                     except TableError as exc:
                         log.error("table %s: bot move for seat %s refused: %s", live.id, seat, exc)
                         return
+                    except Exception:
+                        log.exception("table %s: a bot move could not be saved", live.id)
+                        self._retry_later(live, lambda: self._bot_retry(live))
+                        return
         finally:
             live.bot_task = None
+        self._schedule_bot(live)
+
+    async def _bot_retry(self, live: LiveTable) -> None:
         self._schedule_bot(live)
 
     # -- subscribers -----------------------------------------------------------------------------
@@ -637,13 +671,14 @@ class TableManager:
         self, live: LiveTable, events: list[Event], exclude: Subscriber | None = None
     ) -> None:
         texts: dict[int | None, str] = {}
+        info = self.info(live) if live.subscribers else None
         for sub in list(live.subscribers):
             if sub is exclude:
                 continue
             seat = self.seat_of(live, sub)
             text = texts.get(seat)
             if text is None:
-                text = texts[seat] = self.state_text(live, seat, events)
+                text = texts[seat] = dumps(self.state_message(live, seat, events, info))
             sub.send(text)
 
     # -- what clients see ------------------------------------------------------------------------
@@ -652,7 +687,11 @@ class TableManager:
         return dumps(self.state_message(live, seat, events))
 
     def state_message(
-        self, live: LiveTable, seat: int | None, events: Iterable[Event] = ()
+        self,
+        live: LiveTable,
+        seat: int | None,
+        events: Iterable[Event] = (),
+        info: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         rec, game, state = live.rec, live.game, live.state
         playing = state is not None and rec.status == PLAYING
@@ -667,7 +706,7 @@ class TableManager:
             "over": rec.status == FINISHED,
             "outcome": rec.outcome if rec.status == FINISHED else None,
             "events": visible_events(list(events), seat),
-            "info": self.info(live),
+            "info": info if info is not None else self.info(live),
         }
 
     def info(self, live: LiveTable | TableRecord) -> dict[str, Any]:
