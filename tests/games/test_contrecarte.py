@@ -407,6 +407,15 @@ def test_auto_play_announces_for_the_player_and_accepts_a_plus4() -> None:
     assert GAME.auto_action(state, 0) == {"type": "announce"}
 
 
+def test_auto_action_out_of_turn_catches_only_a_forgotten_carte() -> None:
+    state = one_card_left()
+    assert GAME.auto_action(state, 0) == {"type": "announce"}
+    assert GAME.auto_action(state, 2) == {"type": "catch", "target": 0}
+    state, _ = act(state, 0, "announce")
+    with pytest.raises(IllegalAction):
+        GAME.auto_action(state, 2)
+
+
 # -- the end ---------------------------------------------------------------------------------------
 
 

@@ -77,7 +77,8 @@ What each seat sees (``view``)
 ``auto_action`` (the table's move on a timeout): a fitting card, coloured cards before jokers,
 never an illegal ``W+4``, naming the colour most held, announcing when it leaves one card; else
 draw; after drawing, play the drawn card if it fits (same limits) else pass; contest window:
-accept. A seat holding one unannounced card that cannot win at once announces.
+accept. A seat holding one unannounced card that cannot win at once announces. Out of turn: say
+"Carte !" if due, else catch a seat that forgot to (never a false accusation), else refused.
 
 Outcome: ``{"scores": [1 for the winner, 0 for the others], "winners": [w]}``. The tally of wins
 and rematches are the table's business.
@@ -575,6 +576,10 @@ class Contrecarte(BaseGame[ContrecarteState]):
             return {"type": "draw"} if choice is None else _auto_play(hand, choice)
         if len(hand) == 1 and not state.announced[seat]:
             return {"type": "announce"}
+        for target, other in enumerate(state.hands):
+            # announcements are public: catching a seat that has not announced is no gamble
+            if len(other) == 1 and not state.announced[target] and target != seat:
+                return {"type": "catch", "target": target}
         raise IllegalAction("it is not your turn", "not_your_turn")
 
 
