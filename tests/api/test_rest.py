@@ -225,3 +225,9 @@ async def test_docs_and_openapi_are_served(lite: Api) -> None:
     assert (await api.c.get("/docs")).status_code == 200
     paths = (await api.c.get("/openapi.json")).json()["paths"]
     assert "/api/tables/{table_id}/rematch" in paths and "/api/leaderboard" in paths
+
+
+async def test_the_browser_client_is_served_at_the_root(lite: Api) -> None:
+    r = await lite.c.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "<html" in r.text.lower() or "<!doctype html" in r.text.lower()

@@ -46,8 +46,8 @@ def test_a_timer_plays_for_an_absent_player_legally_until_the_game_ends(
     assert get_game("toy").outcome(final) == rec.outcome
 
 
-def test_bots_play_their_seats_to_the_end(sqlite_db: Database, toy_game: ToyGame) -> None:
-    with Server(sqlite_db, bot_delay_seconds=0.0) as srv:
+def test_bots_play_their_seats_to_the_end(database: Database, toy_game: ToyGame) -> None:
+    with Server(database, bot_delay_seconds=0.0) as srv:
         alice = srv.player("Alice")
         t = srv.create_table(alice, game="toy", players=3, bots=[1, 2])
         tid = t["id"]

@@ -137,3 +137,24 @@ async def test_a_store_failure_changes_nothing_and_the_table_goes_on(
     ]
     await m.close()
     await store.close()
+
+
+async def test_a_finished_table_nobody_watches_leaves_memory_and_comes_back(
+    database: Database, toy_game: ToyGame
+) -> None:
+    import asyncio
+
+    store = Store(database.url, database.schema)
+    await store.migrate()
+    m = TableManager(store, bot_delay=0)
+    live = await m.create_table(None, "toy", 2, {"hand": 2}, bots=[0, 1])
+    for _ in range(500):
+        if m.cached(live.id) is None:
+            break
+        await asyncio.sleep(0.01)
+    assert m.cached(live.id) is None and live.rec.status == "finished"
+    back = await m.get(live.id)
+    assert back is not live and back.rec.outcome == live.rec.outcome
+    assert _same(back.state, live.state) and m.info(back)["wins"] == live.rec.wins
+    await m.close()
+    await store.close()

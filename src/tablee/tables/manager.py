@@ -539,6 +539,9 @@ class TableManager:
         self._broadcast(live, events)
         self._arm(live)
         self._schedule_bot(live)
+        if live.rec.status == FINISHED and not live.subscribers:
+            # after the lock is released
+            asyncio.get_running_loop().call_soon(self._maybe_forget, live)
 
     # -- timers ----------------------------------------------------------------------------------
 
@@ -661,7 +664,21 @@ class TableManager:
                 del live.presence[pid]
                 if live.rec.seat_of(pid) is not None:
                     self._broadcast(live, [])
+        self._maybe_forget(live)
         return True
+
+    def _maybe_forget(self, live: LiveTable) -> None:
+        """A finished table nobody watches leaves memory (the store keeps it; ``get`` would
+        rebuild it). Not while a change holds it."""
+        if (
+            live.rec.status == FINISHED
+            and not live.subscribers
+            and not live.lock.locked()
+            and live.bot_task is None
+            and self._tables.get(live.id) is live
+        ):
+            self._disarm(live)
+            del self._tables[live.id]
 
     def seat_of(self, live: LiveTable, sub: Subscriber) -> int | None:
         pid = sub.player_id
