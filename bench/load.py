@@ -318,15 +318,26 @@ def _raise_fd_limit() -> None:
 
 async def setup_tablee(base: str, tables: int, players: int, game: str) -> list[Seat]:
     seats: list[Seat] = []
-    limits = httpx.Limits(max_connections=50)
+    limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as c:
-        sem = asyncio.Semaphore(50)
+        sem = asyncio.Semaphore(20)
+
+        async def post(path: str, **kw: Any) -> httpx.Response:
+            # a busy server may drop an idle keep-alive connection just as it is reused
+            for attempt in range(5):
+                try:
+                    r = await c.post(path, **kw)
+                    r.raise_for_status()
+                    return r
+                except httpx.TransportError:
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.5)
+            raise AssertionError
 
         async def make_player(i: int) -> dict[str, Any]:
             async with sem:
-                r = await c.post("/api/players", json={"name": f"p{i}"})
-                r.raise_for_status()
-                out: dict[str, Any] = r.json()
+                out: dict[str, Any] = (await post("/api/players", json={"name": f"p{i}"})).json()
                 return out
 
         people = await asyncio.gather(*(make_player(i) for i in range(tables * players)))
@@ -335,14 +346,10 @@ async def setup_tablee(base: str, tables: int, players: int, game: str) -> list[
             group = people[t * players : (t + 1) * players]
             auth = [{"Authorization": f"Bearer {p['token']}"} for p in group]
             async with sem:
-                r = await c.post(
-                    "/api/tables", json={"game": game, "players": players}, headers=auth[0]
-                )
-                r.raise_for_status()
-                tid = r.json()["id"]
+                body = {"game": game, "players": players}
+                tid = (await post("/api/tables", json=body, headers=auth[0])).json()["id"]
                 for s in range(1, players):
-                    r = await c.post(f"/api/tables/{tid}/join", json={"seat": s}, headers=auth[s])
-                    r.raise_for_status()
+                    await post(f"/api/tables/{tid}/join", json={"seat": s}, headers=auth[s])
             for s, p in enumerate(group):
                 seats.append(Seat(tid, s, {"type": "hello", "token": p["token"]}, p["token"]))
 
