@@ -10,6 +10,7 @@ from typing import Any
 
 from tablee import bots
 from tablee.engine import IllegalAction, UnknownGame, get_game, replay, visible_events
+from tablee.export import exported_games, state_digest
 from tablee.games import game_names
 
 
@@ -44,27 +45,42 @@ def simulate(game_name: str, players: int, seed: int, options: dict[str, Any]) -
 
 
 def replay_file(path: str) -> int:
+    """Every state of an exported table, game by game: each action, then the state it leads to
+    (``game.to_json``, one JSON line). Exits 1 when a game's final state differs from the table's
+    (its ``final_state_sha256``) or a game cannot be rebuilt."""
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     game = get_game(data["game"])
-    actions = [(row["seat"], row["action"]) for row in data["actions"]]
-    state = game.new(
-        players=data["players"],
-        options=data.get("options"),
-        seed=data["seed"],
-        deck=data.get("deck"),
-    )
-    print(f"# {game.title}, table {data.get('table', '?')}, {len(actions)} actions")
-    for i, (seat, action) in enumerate(actions, 1):
-        state, _ = game.apply(state, seat, action)
-        print(f"{i:5d}  seat {seat}  {_fmt(action)}")
+    players, options = data["players"], data.get("options")
+    status = 0
+    for g in exported_games(data):
+        head = f"# {game.title}, table {data.get('table', '?')}, game {g.game_no}"
+        if g.seed is None and g.deck is None:
+            print(f"{head}: no seed was kept for this game; it cannot be rebuilt")
+            status = 1
+            continue
+        print(f"{head}, {len(g.actions)} actions")
+        state = game.new(players=players, options=options, seed=g.seed, deck=g.deck)
         print(json.dumps(game.to_json(state), ensure_ascii=False, sort_keys=True))
-    final = replay(
-        game, data["players"], data.get("options"), data["seed"], actions, deck=data.get("deck")
-    )
-    assert game.to_json(final) == game.to_json(state)
-    print(f"# over: {game.is_over(state)}; outcome: {json.dumps(game.outcome(state))}")
-    return 0
+        for i, (seat, action) in enumerate(g.actions, 1):
+            state, _ = game.apply(state, seat, action)
+            print(f"{i:5d}  seat {seat}  {_fmt(action)}")
+            print(json.dumps(game.to_json(state), ensure_ascii=False, sort_keys=True))
+        final = replay(game, players, options, g.seed, g.actions, deck=g.deck)
+        assert game.to_json(final) == game.to_json(state)
+        print(f"# over: {game.is_over(state)}; outcome: {json.dumps(game.outcome(state))}")
+        if g.digest is not None:
+            digest = state_digest(game, state)
+            if digest == g.digest:
+                print(f"# final state matches the table's (sha256 {digest})")
+            else:
+                print(
+                    f"tablee: game {g.game_no}: the replay ends on sha256 {digest},"
+                    f" the table ended on {g.digest}",
+                    file=sys.stderr,
+                )
+                status = 1
+    return status
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = getattr(args, "handler", None)
         if handler is not None:
             return int(handler(args))
-    except (UnknownGame, IllegalAction, ValueError) as exc:
+    except (UnknownGame, IllegalAction, ValueError, KeyError) as exc:
         print(f"tablee: {exc}", file=sys.stderr)
         return 2
     return 1

@@ -27,5 +27,7 @@ class Settings(BaseSettings):
     #: Redis pub/sub between several app processes (None: one process, in-process broker).
     redis_url: str | None = None
     log_level: str = "info"
+    #: ``json`` (one object per line, for log collectors) or ``text`` (for a person at a terminal)
+    log_format: str = Field(default="json", pattern="^(json|text)$")
     #: Apply the migrations at start-up.
     migrate: bool = True

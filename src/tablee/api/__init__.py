@@ -22,7 +22,7 @@ from tablee.settings import Settings
 from tablee.store import Store
 from tablee.tables import Broker, TableError, TableManager
 
-from . import games, players, tables, ws
+from . import admin, games, ops, players, tables, ws
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("tablee")
@@ -33,6 +33,7 @@ _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>tablée</title>
 
 def create_app(settings: Settings | None = None, broker: Broker | None = None) -> FastAPI:
     settings = settings or Settings()
+    operations = ops.Ops()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
         manager = TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)
         app.state.store = store
         app.state.manager = manager
+        operations.attach(manager)
         await manager.start()
         try:
             yield
@@ -56,9 +58,11 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.ops = operations
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:
+        operations.error(exc.code, "rest")
         return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.http_status)
 
     @app.exception_handler(InvalidOptions)
@@ -75,6 +79,8 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     app.include_router(games.router)
     app.include_router(tables.router)
     app.include_router(ws.router)
+    app.include_router(admin.router)
+    app.include_router(ops.router)
 
     if (WEB / "index.html").is_file():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

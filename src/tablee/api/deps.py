@@ -48,7 +48,7 @@ async def current_player(
     if player is None:
         raise HTTPException(401, "unknown token", headers={"WWW-Authenticate": "Bearer"})
     if player.banned:
-        raise HTTPException(403, "this player is banned")
+        raise HTTPException(403, "this player is banned from this server; ask its admins why")
     return player
 
 

@@ -14,10 +14,12 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from tablee.logs import log_context
 from tablee.settings import Settings
 from tablee.store import PlayerRecord, Store
 from tablee.tables import TableError, TableManager, dumps
@@ -30,6 +32,7 @@ MAX_QUEUE = 1000
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_BANNED = 4403
 CLOSE_TOO_SLOW = 4408
+BANNED_MESSAGE = "this player is banned from this server; ask its admins why"
 
 
 class _Close:
@@ -49,6 +52,8 @@ class Connection:
         self.tables: set[int] = set()
         self._queue: asyncio.Queue[str | _Close] = asyncio.Queue()
         self._closing = False
+        #: told of every error code sent (metrics)
+        self.on_error: Callable[[str], None] | None = None
 
     # -- the Subscriber side ---------------------------------------------------------------------
 
@@ -73,6 +78,8 @@ class Connection:
             self._queue.put_nowait(_Close(code, reason))
 
     def error(self, code: str, message: str, mid: Any = None) -> None:
+        if self.on_error is not None:
+            self.on_error(code)
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if mid is not None:
             msg["id"] = mid
@@ -95,8 +102,8 @@ class Connection:
         try:
             while not self._closing:
                 message = await self.ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
+                if message["type"] == "websocket.disconnect" or self._closing:
+                    break  # closing: e.g. banned while this frame was on its way
                 text = message.get("text")
                 if text is None:
                     self.error("bad_json", "frames are JSON text, not binary")
@@ -142,10 +149,19 @@ class Connection:
             known = ", ".join(sorted(_HANDLERS))
             self.error("unknown_type", f"unknown message type {kind!r}; known: {known}", mid)
             return
-        try:
-            await handler(self, msg, mid)
-        except TableError as exc:
-            self.error(exc.code, exc.message, mid)
+        table = msg.get("table")
+        table = table if isinstance(table, int) and not isinstance(table, bool) else None
+        with log_context(table, self._seat(table)):
+            try:
+                await handler(self, msg, mid)
+            except TableError as exc:
+                self.error(exc.code, exc.message, mid)
+
+    def _seat(self, table_id: int | None) -> int | None:
+        live = None if table_id is None else self.manager.cached(table_id)
+        if live is None or self.player is None:
+            return None
+        return live.rec.seat_of(self.player.id)
 
     def _ack(self, mid: Any) -> None:
         self.reply({"type": "ack", "id": mid})
@@ -166,7 +182,7 @@ class Connection:
             self.close(CLOSE_UNAUTHORIZED, "unauthorized: unknown token")
             return
         if player.banned:
-            self.error("unauthorized", "this player is banned", mid)
+            self.error("banned", BANNED_MESSAGE, mid)
             self.close(CLOSE_BANNED, "banned")
             return
         if self.player is not None and self.player.id != player.id:
@@ -236,4 +252,9 @@ _HANDLERS = {
 async def websocket_endpoint(ws: WebSocket) -> None:
     app = ws.app
     conn = Connection(ws, app.state.manager, app.state.store, app.state.settings)
-    await conn.run()
+    ops = getattr(app.state, "ops", None)
+    if ops is None:
+        await conn.run()
+        return
+    with ops.connected(conn):
+        await conn.run()

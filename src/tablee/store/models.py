@@ -111,7 +111,7 @@ class Table(Base):
     wins: Mapped[list[Any]] = mapped_column(JSON)
     #: seats that asked for a rematch of the finished game
     rematch_votes: Mapped[list[Any]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
 
@@ -144,7 +144,7 @@ class ActionRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     #: player | timer | bot
     source: Mapped[str] = mapped_column(String(8))
-    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
 
 
 class DealScore(Base):
@@ -175,7 +175,10 @@ class Result(Base):
     game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(32), index=True)
     outcome: Mapped[dict[str, Any]] = mapped_column(JSON)
-    finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
+    #: the game's seed and stacked deck (a rematch draws a new seed on the table row)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    deck: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class ResultSeat(Base):
@@ -195,3 +198,23 @@ class ResultSeat(Base):
 
 
 Index("ix_result_seats_player", ResultSeat.player_id, ResultSeat.won)
+
+
+class AuditEntry(Base):
+    """One admin action: who (the admin token's identity), what, when, to what, and details."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
+    actor: Mapped[str] = mapped_column(String(64))
+    #: e.g. ``table.close``, ``player.ban``
+    action: Mapped[str] = mapped_column(String(64), index=True)
+    #: ``table`` | ``player`` | None
+    target_type: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    target_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    details: Mapped[dict[str, Any]] = mapped_column(JSON)
+    ip: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+Index("ix_audit_log_target", AuditEntry.target_type, AuditEntry.target_id)

@@ -466,6 +466,8 @@ class Store:
                 "game": t.game,
                 "outcome": t.outcome,
                 "finished_at": at,
+                "seed": t.seed,
+                "deck": t.deck,
             },
         )
         scores = t.outcome.get("scores") or []

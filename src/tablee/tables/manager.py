@@ -27,6 +27,7 @@ import dataclasses
 import json
 import logging
 import secrets
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
@@ -43,6 +44,7 @@ from tablee.engine import (
     get_game,
     visible_events,
 )
+from tablee.logs import log_context
 from tablee.store import (
     BOT,
     EMPTY,
@@ -72,6 +74,9 @@ RETRIES = 5
 RETRY_SECONDS = 1.0
 
 BotPolicy = Callable[[Game, Any, int], Action]
+#: called after every accepted move: (table, seat, action, source, seconds from the move's arrival
+#: to its commit); metrics and logs hang here
+MoveHook = Callable[["LiveTable", int, Any, str, float], None]
 
 
 class Subscriber(Protocol):
@@ -137,6 +142,7 @@ class TableManager:
         self._closed = False
         #: accepted moves since start-up (metrics, benchmarks)
         self.moves = 0
+        self.move_hooks: list[MoveHook] = []
 
     # -- start-up and shut-down ------------------------------------------------------------------
 
@@ -146,7 +152,7 @@ class TableManager:
             try:
                 await self.get(table_id)
             except Exception:  # one corrupt table must not keep the others down
-                log.exception("table %s could not be restored", table_id)
+                log.exception("table %s could not be restored", table_id, extra={"table": table_id})
         await self.broker.start(self._on_published)
 
     async def close(self) -> None:
@@ -172,6 +178,10 @@ class TableManager:
 
     def cached(self, table_id: int) -> LiveTable | None:
         return self._tables.get(table_id)
+
+    def live_tables(self) -> list[LiveTable]:
+        """The tables this process holds in memory."""
+        return list(self._tables.values())
 
     async def get(self, table_id: int) -> LiveTable:
         live = self._tables.get(table_id)
@@ -328,6 +338,7 @@ class TableManager:
         live = await self.get(table_id)
 
         def change(rec: TableRecord) -> list[Event]:
+            _refuse_closed(rec)
             if rec.seat_of(player.id) is not None:
                 raise TableError("already_seated", "you already sit at this table")
             if rec.status == PLAYING:
@@ -406,6 +417,7 @@ class TableManager:
                 raise TableError("not_seated", "you do not sit at this table")
             if rec.status != FINISHED:
                 raise TableError("not_finished", "the game is not over yet")
+            _refuse_closed(rec)
             if seat not in rec.rematch_votes:
                 rec.rematch_votes = sorted([*rec.rematch_votes, seat])
             events: list[Event] = [{"type": "rematch_vote", "seat": seat}]
@@ -467,6 +479,7 @@ class TableManager:
     ) -> None:
         """A player's move. Raises ``TableError`` (with the protocol's code) when refused; calls
         ``on_accepted`` after the commit and before any state is sent."""
+        started = time.perf_counter()
         live = await self.get(table_id)
         async with live.lock:
             await self._fresh(live)
@@ -476,8 +489,9 @@ class TableManager:
             if live.rec.status == WAITING:
                 raise TableError("not_started", "the game has not started yet")
             if live.rec.status == FINISHED:
+                _refuse_closed(live.rec)
                 raise TableError("table_over", "the game is over")
-            await self._move(live, seat, action, "player", on_accepted)
+            await self._move(live, seat, action, "player", on_accepted, started)
 
     async def _move(
         self,
@@ -486,8 +500,23 @@ class TableManager:
         action: Any,
         source: str,
         on_accepted: Callable[[], None] | None = None,
+        started: float | None = None,
     ) -> None:
         """check -> apply -> persist -> tell; under the table's lock."""
+        with log_context(live.id, seat):
+            await self._move_once(live, seat, action, source, on_accepted, started)
+
+    async def _move_once(
+        self,
+        live: LiveTable,
+        seat: int,
+        action: Any,
+        source: str,
+        on_accepted: Callable[[], None] | None,
+        started: float | None,
+    ) -> None:
+        if started is None:
+            started = time.perf_counter()
         for _ in range(RETRIES):
             rec, state, game = live.rec, live.state, live.game
             try:
@@ -528,6 +557,12 @@ class TableManager:
                 continue
             live.rec, live.state, live.seq = new, new_state, seq
             self.moves += 1
+            elapsed = time.perf_counter() - started
+            for hook in self.move_hooks:
+                try:
+                    hook(live, seat, action, source, elapsed)
+                except Exception:
+                    log.exception("a move hook failed")
             if on_accepted is not None:
                 on_accepted()
             self._after_change(live, events)
@@ -579,14 +614,28 @@ class TableManager:
                     await self._move(live, seat, action, "timer")
                     moved = True
                 except TableError as exc:
-                    log.error("table %s: auto_action for seat %s refused: %s", live.id, seat, exc)
+                    log.error(
+                        "table %s: auto_action for seat %s refused: %s",
+                        live.id,
+                        seat,
+                        exc,
+                        extra={"table": live.id, "seat": seat},
+                    )
                 except Exception:
                     # the store failed: nothing changed; try again shortly rather than stall
-                    log.exception("table %s: the timer's move could not be saved", live.id)
+                    log.exception(
+                        "table %s: the timer's move could not be saved",
+                        live.id,
+                        extra={"table": live.id, "seat": seat},
+                    )
                     self._retry_later(live, lambda: self._expire(live, deadline))
                     return
             if not moved:
-                log.error("table %s: deadline passed but no seat could move", live.id)
+                log.error(
+                    "table %s: deadline passed but no seat could move",
+                    live.id,
+                    extra={"table": live.id, "seat": None},
+                )
 
     def _retry_later(self, live: LiveTable, again: Callable[[], Any]) -> None:
         if self._closed:
@@ -619,10 +668,20 @@ class TableManager:
                     try:
                         await self._move(live, seat, action, "bot")
                     except TableError as exc:
-                        log.error("table %s: bot move for seat %s refused: %s", live.id, seat, exc)
+                        log.error(
+                            "table %s: bot move for seat %s refused: %s",
+                            live.id,
+                            seat,
+                            exc,
+                            extra={"table": live.id, "seat": seat},
+                        )
                         return
                     except Exception:
-                        log.exception("table %s: a bot move could not be saved", live.id)
+                        log.exception(
+                            "table %s: a bot move could not be saved",
+                            live.id,
+                            extra={"table": live.id, "seat": seat},
+                        )
                         self._retry_later(live, lambda: self._bot_retry(live))
                         return
         finally:
@@ -774,6 +833,20 @@ def _copy(rec: TableRecord) -> TableRecord:
         wins=list(rec.wins),
         rematch_votes=list(rec.rematch_votes),
     )
+
+
+def closed_reason(rec: TableRecord) -> str | None:
+    """Why an admin closed the table (it stays over for good); None when it was not closed."""
+    outcome = rec.outcome or {}
+    if rec.status != FINISHED or not outcome.get("closed"):
+        return None
+    return str(outcome.get("reason") or "no reason given")
+
+
+def _refuse_closed(rec: TableRecord) -> None:
+    reason = closed_reason(rec)
+    if reason is not None:
+        raise TableError("table_over", f"an admin closed this table: {reason}")
 
 
 def _begin(rec: TableRecord) -> list[Event]:

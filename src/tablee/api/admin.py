@@ -1,0 +1,467 @@
+"""The admin API under ``/api/admin`` (docs/admin.md).
+
+Guarded by the bearer token ``TABLEE_ADMIN_TOKEN``: unset, every route answers 503 saying how to
+enable it; a missing or wrong token gets 401 and nothing else (compared in constant time, before
+any parameter is looked at). Every action, and every read that shows secrets (a table's full state,
+an export), is written to the audit log with who did it: the token's identity, ``admin``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+
+from tablee.store import Store
+from tablee.store.admin import AdminStore
+from tablee.tables import admin as table_admin
+from tablee.tables.manager import closed_reason
+
+from .deps import ManagerDep, StoreDep
+from .ops import Ops, get_ops
+from .schemas import NewPlayer
+from .ws import BANNED_MESSAGE, CLOSE_BANNED
+
+log = logging.getLogger("tablee.admin")
+
+#: the identity audit rows carry for the admin token
+ADMIN_NAME = "admin"
+DISABLED = (
+    "the admin API is disabled: set TABLEE_ADMIN_TOKEN to a long random secret (for instance"
+    " the output of `python -c 'import secrets; print(secrets.token_urlsafe(32))'`) in the"
+    " server's environment and restart it; then send it as `Authorization: Bearer <token>`"
+)
+
+_bearer = HTTPBearer(auto_error=False, description="the server's TABLEE_ADMIN_TOKEN")
+
+
+@dataclass(frozen=True)
+class Admin:
+    name: str
+    ip: str | None
+
+
+def _digest(token: str) -> bytes:
+    # equal-length digests: the comparison's time says nothing about the token's length either
+    return hashlib.sha256(token.encode()).digest()
+
+
+def check_admin(request: Request) -> Admin:
+    """The request's admin, or the HTTP error to answer (503 disabled, 401 no or wrong token)."""
+    expected = request.app.state.settings.admin_token
+    if not expected:
+        raise HTTPException(503, DISABLED)
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        given = ""
+    given = given.strip()
+    ip = request.client.host if request.client else None
+    if not hmac.compare_digest(_digest(given), _digest(expected)):
+        get_ops(request).error("unauthorized", "admin")
+        log.warning("admin API: %s token", "wrong" if given else "no", extra={"ip": ip})
+        raise HTTPException(
+            401,
+            "the admin API needs Authorization: Bearer <TABLEE_ADMIN_TOKEN>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return Admin(ADMIN_NAME, ip)
+
+
+async def require_admin(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Admin:
+    """The dependency form (``credentials`` only shows the scheme in the OpenAPI docs)."""
+    return check_admin(request)
+
+
+class GuardedRoute(APIRoute):
+    """Checks the token before anything else of the request is read: a request without the
+    right token learns nothing, not even whether its body or parameters were valid."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def guarded(request: Request) -> Response:
+            check_admin(request)
+            return await handler(request)
+
+        return guarded
+
+
+AdminDep = Annotated[Admin, Depends(require_admin)]
+OpsDep = Annotated[Ops, Depends(get_ops)]
+router = APIRouter(
+    prefix="/api/admin",
+    tags=["admin"],
+    dependencies=[Depends(require_admin)],
+    route_class=GuardedRoute,
+)
+
+Limit = Annotated[int, Query(ge=1, le=500)]
+Offset = Annotated[int, Query(ge=0)]
+
+
+def admin_store(store: StoreDep) -> AdminStore:
+    return AdminStore(store)
+
+
+AdminStoreDep = Annotated[AdminStore, Depends(admin_store)]
+
+
+async def audit(
+    repo: AdminStore,
+    ops: Ops,
+    admin: Admin,
+    action: str,
+    target_type: str | None,
+    target_id: int | None,
+    details: dict[str, Any] | None = None,
+) -> None:
+    await repo.audit(admin.name, action, target_type, target_id, details, admin.ip)
+    ops.admin_actions.labels(action).inc()
+    extra: dict[str, Any] = {"admin": admin.name, "action": action, "details": details or {}}
+    if target_type == "table":
+        extra.update(table=target_id, seat=(details or {}).get("seat"))
+    elif target_type == "player":
+        extra["player"] = target_id
+    log.info("admin action %s on %s %s", action, target_type, target_id, extra=extra)
+
+
+def _page(items: list[Any], total: int, limit: int, offset: int) -> dict[str, Any]:
+    return {"items": items, "total": total, "limit": limit, "offset": offset}
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+
+class CloseRequest(BaseModel):
+    reason: str = Field(
+        default="closed by an admin",
+        min_length=1,
+        max_length=200,
+        description="told to everyone at the table",
+    )
+
+
+class KickRequest(BaseModel):
+    reason: str = Field(default="removed by an admin", min_length=1, max_length=200)
+
+
+class TimerRequest(BaseModel):
+    turn_seconds: float | None = Field(description="seconds per decision; null: no timer")
+
+
+def _row(manager: Any, rec: Any) -> dict[str, Any]:
+    info: dict[str, Any] = manager.info(rec)
+    info["seed"] = rec.seed
+    info["closed"] = closed_reason(rec)
+    info["outcome"] = rec.outcome
+    return info
+
+
+@router.get("/tables")
+async def list_tables(
+    repo: AdminStoreDep,
+    manager: ManagerDep,
+    status: Annotated[str | None, Query(pattern="^(waiting|playing|finished)$")] = None,
+    game: str | None = None,
+    player: Annotated[
+        int | None, Query(description="a player id: seated, played or created")
+    ] = None,
+    since: Annotated[datetime | None, Query(description="created at or after (ISO 8601)")] = None,
+    limit: Limit = 100,
+    offset: Offset = 0,
+) -> dict[str, Any]:
+    """Every table, private ones too, newest first."""
+    rows, total = await repo.tables(status, game, player, _aware(since), limit, offset)
+    return _page([_row(manager, r) for r in rows], total, limit, offset)
+
+
+@router.get("/tables/{table_id}")
+async def show_table(
+    table_id: int, admin: AdminDep, manager: ManagerDep, repo: AdminStoreDep, ops: OpsDep
+) -> dict[str, Any]:
+    """The table in full, hands and seed included (audited: ``table.inspect``)."""
+    live = await manager.get(table_id)
+    out = table_admin.full_state(manager, live)
+    await audit(repo, ops, admin, "table.inspect", "table", table_id, {"version": live.rec.version})
+    return out
+
+
+@router.post("/tables/{table_id}/close")
+async def close_table(
+    table_id: int,
+    admin: AdminDep,
+    manager: ManagerDep,
+    repo: AdminStoreDep,
+    ops: OpsDep,
+    body: Annotated[CloseRequest | None, Body()] = None,
+) -> dict[str, Any]:
+    """Ends the table now with no winner; the seated players are told why. Waiting tables are
+    cancelled the same way. 409 ``table_over`` if it is closed already."""
+    reason = (body or CloseRequest()).reason
+    live = await manager.get(table_id)
+    before = live.rec.status
+    await table_admin.close(manager, table_id, reason, admin.name)
+    await audit(
+        repo, ops, admin, "table.close", "table", table_id, {"reason": reason, "status": before}
+    )
+    return _row(manager, live.rec)
+
+
+@router.post("/tables/{table_id}/seats/{seat}/kick")
+async def kick_seat(
+    table_id: int,
+    seat: Annotated[int, Path(ge=0)],
+    admin: AdminDep,
+    manager: ManagerDep,
+    repo: AdminStoreDep,
+    ops: OpsDep,
+    body: Annotated[KickRequest | None, Body()] = None,
+) -> dict[str, Any]:
+    """The seat's player is removed: a bot takes the seat during a game, otherwise it is freed."""
+    reason = (body or KickRequest()).reason
+    live, done = await table_admin.kick(manager, table_id, seat, reason, admin.name)
+    await audit(repo, ops, admin, "table.kick", "table", table_id, {**done, "reason": reason})
+    return _row(manager, live.rec)
+
+
+@router.post("/tables/{table_id}/timer")
+async def set_timer(
+    table_id: int,
+    body: TimerRequest,
+    admin: AdminDep,
+    manager: ManagerDep,
+    repo: AdminStoreDep,
+    ops: OpsDep,
+) -> dict[str, Any]:
+    """A new turn timer (seconds, or null for none); the current deadline is re-armed."""
+    live = await manager.get(table_id)
+    before = live.rec.turn_seconds
+    await table_admin.set_timer(manager, table_id, body.turn_seconds)
+    await audit(
+        repo,
+        ops,
+        admin,
+        "table.timer",
+        "table",
+        table_id,
+        {"before": before, "after": body.turn_seconds},
+    )
+    return _row(manager, live.rec)
+
+
+@router.get("/tables/{table_id}/export")
+async def export_table(
+    table_id: int, admin: AdminDep, manager: ManagerDep, repo: AdminStoreDep, ops: OpsDep
+) -> JSONResponse:
+    """Every game of the table: seed, deck, action log, outcome; ``tablee replay FILE`` rebuilds
+    and prints every state (audited: ``table.export``)."""
+    data = await table_admin.export(manager, repo, table_id)
+    await audit(repo, ops, admin, "table.export", "table", table_id, {"games": len(data["games"])})
+    return JSONResponse(
+        data,
+        headers={"Content-Disposition": f'attachment; filename="tablee-table-{table_id}.json"'},
+    )
+
+
+# -- players --------------------------------------------------------------------------------------
+
+
+class BanRequest(BaseModel):
+    reason: str = Field(default="banned by an admin", min_length=1, max_length=200)
+
+
+def _player_json(p: Any, ops: Ops, **more: Any) -> dict[str, Any]:
+    out = {
+        "id": p.id,
+        "name": p.name,
+        "created_at": p.created_at.isoformat(),
+        "banned": p.banned,
+        "sockets": len(ops.sockets_of(p.id)),
+    }
+    out.update(more)
+    return out
+
+
+@router.get("/players")
+async def list_players(
+    repo: AdminStoreDep,
+    ops: OpsDep,
+    q: Annotated[str | None, Query(max_length=64, description="part of a name, or an id")] = None,
+    banned: bool | None = None,
+    limit: Limit = 100,
+    offset: Offset = 0,
+) -> dict[str, Any]:
+    """Players, newest first; ``q`` searches names (any case) and ids."""
+    rows, total = await repo.players(q, banned, limit, offset)
+    items = [_player_json(p, ops, seats=p.seats, played=p.played) for p in rows]
+    return _page(items, total, limit, offset)
+
+
+async def _player_or_404(store: Store, player_id: int) -> Any:
+    player = await store.player(player_id)
+    if player is None:
+        raise HTTPException(404, f"there is no player {player_id}")
+    return player
+
+
+@router.get("/players/{player_id}")
+async def show_player(player_id: int, store: StoreDep, ops: OpsDep) -> dict[str, Any]:
+    player = await _player_or_404(store, player_id)
+    tables = await store.tables_of_player(player_id)
+    return _player_json(player, ops, tables=tables)
+
+
+@router.post("/players/{player_id}/ban")
+async def ban_player(
+    player_id: int,
+    admin: AdminDep,
+    store: StoreDep,
+    manager: ManagerDep,
+    repo: AdminStoreDep,
+    ops: OpsDep,
+    body: Annotated[BanRequest | None, Body()] = None,
+) -> dict[str, Any]:
+    """The player's token is refused everywhere from now on (REST 403, WebSocket ``banned``), their
+    open sockets are closed, and their seats go to bots (running games) or become free."""
+    reason = (body or BanRequest()).reason
+    player = await _player_or_404(store, player_id)
+    await store.set_banned(player_id, True)
+    # sockets first: nothing more from this player gets in while the seats are handed over
+    closed = 0
+    for conn in ops.sockets_of(player_id):
+        conn.error("banned", BANNED_MESSAGE)
+        conn.close(CLOSE_BANNED, "banned")
+        closed += 1
+    tables = await store.tables_of_player(player_id)
+    freed = await table_admin.free_player_seats(
+        manager, tables, player_id, f"banned: {reason}", admin.name
+    )
+    details = {"reason": reason, "name": player.name, "sockets_closed": closed, "seats": freed}
+    await audit(repo, ops, admin, "player.ban", "player", player_id, details)
+    out = _player_json(await _player_or_404(store, player_id), ops)
+    out.update(sockets_closed=closed, seats_freed=freed)
+    return out
+
+
+@router.post("/players/{player_id}/unban")
+async def unban_player(
+    player_id: int, admin: AdminDep, store: StoreDep, repo: AdminStoreDep, ops: OpsDep
+) -> dict[str, Any]:
+    player = await _player_or_404(store, player_id)
+    await store.set_banned(player_id, False)
+    await audit(repo, ops, admin, "player.unban", "player", player_id, {"name": player.name})
+    return _player_json(await _player_or_404(store, player_id), ops)
+
+
+@router.post("/players/{player_id}/rename")
+async def rename_player(
+    player_id: int,
+    body: NewPlayer,
+    admin: AdminDep,
+    store: StoreDep,
+    manager: ManagerDep,
+    repo: AdminStoreDep,
+    ops: OpsDep,
+) -> dict[str, Any]:
+    """A new name (same rules as at sign-up); the tables where the player sits show it at once."""
+    player = await _player_or_404(store, player_id)
+    await repo.rename_player(player_id, body.name)
+    tables = await store.tables_of_player(player_id)
+    await table_admin.renamed(manager, tables, player_id, body.name)
+    await audit(
+        repo,
+        ops,
+        admin,
+        "player.rename",
+        "player",
+        player_id,
+        {"from": player.name, "to": body.name},
+    )
+    return _player_json(await _player_or_404(store, player_id), ops)
+
+
+# -- stats and audit ------------------------------------------------------------------------------
+
+
+@router.get("/stats")
+async def stats(
+    repo: AdminStoreDep,
+    manager: ManagerDep,
+    ops: OpsDep,
+    days: Annotated[int, Query(ge=1, le=366)] = 14,
+) -> dict[str, Any]:
+    """Tables per game and status, connected sockets, moves per minute, games finished per day."""
+    now = datetime.now(UTC)
+    by_status: dict[str, dict[str, int]] = {}
+    for game, status, n in await repo.table_counts():
+        by_status.setdefault(status, {})[game] = n
+    last_minute = await repo.moves_since(now - timedelta(minutes=1))
+    last_5 = await repo.moves_since(now - timedelta(minutes=5))
+    start = (now - timedelta(days=days - 1)).replace(hour=0, minute=0, second=0, microsecond=0)
+    per_day: dict[str, dict[str, int]] = {}
+    for day in (start + timedelta(days=i) for i in range(days)):
+        per_day[day.strftime("%Y-%m-%d")] = {}
+    for day_s, game, n in await repo.finished_per_day(start):
+        per_day.setdefault(day_s, {})[game] = n
+    players, banned = await repo.player_counts()
+    sockets = list(ops.sockets)
+    return {
+        "at": now.isoformat(),
+        "live_tables": by_status.get("playing", {}),
+        "waiting_tables": by_status.get("waiting", {}),
+        "tables": by_status,
+        "sockets": len(sockets),
+        "players_connected": len({c.player_id for c in sockets if c.player_id is not None}),
+        "moves_last_minute": last_minute,
+        "moves_per_minute": round(last_5 / 5, 2),
+        "moves_since_start": manager.moves,
+        "games_finished_per_day": [
+            {"day": d, "total": sum(g.values()), "games": g} for d, g in per_day.items()
+        ],
+        "players": players,
+        "banned_players": banned,
+    }
+
+
+@router.get("/audit")
+async def audit_log(
+    repo: AdminStoreDep,
+    actor: str | None = None,
+    action: Annotated[
+        str | None, Query(description="exact, or a prefix ending in * (table.*)")
+    ] = None,
+    target_type: Annotated[str | None, Query(pattern="^(table|player)$")] = None,
+    target_id: int | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: Limit = 100,
+    offset: Offset = 0,
+) -> dict[str, Any]:
+    """Who did what, when, to what: newest first."""
+    rows, total = await repo.audit_log(
+        actor, action, target_type, target_id, _aware(since), _aware(until), limit, offset
+    )
+    return _page([r.to_json() for r in rows], total, limit, offset)
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    """A time given without a zone is taken as UTC."""
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value
+
+
+__all__ = ["ADMIN_NAME", "Admin", "require_admin", "router"]

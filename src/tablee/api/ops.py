@@ -1,0 +1,189 @@
+"""Operations: ``/healthz``, ``/metrics`` (Prometheus text), and what feeds them.
+
+Each app owns an ``Ops`` (``app.state.ops``) with its own Prometheus registry, so several apps in
+one process (tests) never share counters. It counts the moves (a hook of the table manager), the
+error codes sent (WebSocket and REST), and holds the open WebSocket connections (the admin's ban
+closes a player's live sockets through it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter as Tally
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.exposition import generate_latest
+from prometheus_client.registry import Collector
+
+from tablee.store import FINISHED
+
+if TYPE_CHECKING:
+    from tablee.tables import LiveTable, TableManager
+
+    from .ws import Connection
+
+log = logging.getLogger("tablee.ops")
+router = APIRouter(tags=["operations"])
+
+#: seconds from a move's arrival to its commit
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+HEALTH_TIMEOUT = 5.0
+
+
+class Ops:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.moves = Counter(
+            "tablee_moves",
+            "Accepted moves, by game and source (player, timer, bot)",
+            ["game", "source"],
+            registry=self.registry,
+        )
+        self.action_seconds = Histogram(
+            "tablee_action_seconds",
+            "Seconds from a move's arrival to its commit (lock wait, rules, database)",
+            ["source"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "tablee_errors",
+            "Refusals sent to clients, by error code and channel (ws, rest, admin)",
+            ["code", "channel"],
+            registry=self.registry,
+        )
+        self.games_finished = Counter(
+            "tablee_games_finished",
+            "Games played to their end, by game",
+            ["game"],
+            registry=self.registry,
+        )
+        self.admin_actions = Counter(
+            "tablee_admin_actions",
+            "Admin actions written to the audit log, by action",
+            ["action"],
+            registry=self.registry,
+        )
+        self.sockets: set[Connection] = set()
+        self.manager: TableManager | None = None
+        self.registry.register(_Live(self))
+
+    def attach(self, manager: TableManager) -> None:
+        self.manager = manager
+        manager.move_hooks.append(self.on_move)
+
+    # -- feeds -----------------------------------------------------------------------------------
+
+    def on_move(self, live: LiveTable, seat: int, action: Any, source: str, seconds: float) -> None:
+        game = live.rec.game
+        self.moves.labels(game, source).inc()
+        self.action_seconds.labels(source).observe(seconds)
+        kind = action.get("type") if isinstance(action, dict) else None
+        log.debug(
+            "move",
+            extra={
+                "table": live.id,
+                "seat": seat,
+                "source": source,
+                "action": kind,
+                "ms": round(seconds * 1000, 3),
+            },
+        )
+        if live.rec.status == FINISHED:
+            self.games_finished.labels(game).inc()
+            outcome = live.rec.outcome or {}
+            log.info(
+                "game over",
+                extra={
+                    "table": live.id,
+                    "seat": seat,
+                    "game": game,
+                    "game_no": live.rec.game_no,
+                    "winners": outcome.get("winners"),
+                },
+            )
+
+    def error(self, code: str, channel: str = "ws") -> None:
+        self.errors.labels(code, channel).inc()
+
+    @contextlib.contextmanager
+    def connected(self, conn: Connection) -> Iterator[None]:
+        self.sockets.add(conn)
+        conn.on_error = self.error
+        try:
+            yield
+        finally:
+            self.sockets.discard(conn)
+
+    def sockets_of(self, player_id: int) -> list[Connection]:
+        return [c for c in self.sockets if c.player_id == player_id]
+
+    def metrics_text(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class _Live(Collector):
+    """Gauges read at scrape time: tables held in memory, open sockets."""
+
+    def __init__(self, ops: Ops) -> None:
+        self.ops = ops
+
+    def collect(self) -> Iterable[Metric]:
+        tables = GaugeMetricFamily(
+            "tablee_tables",
+            "Tables this process holds, by game and status",
+            labels=["game", "status"],
+        )
+        counts: Tally[tuple[str, str]] = Tally()
+        if self.ops.manager is not None:
+            for live in self.ops.manager.live_tables():
+                counts[(live.rec.game, live.rec.status)] += 1
+        for (game, status), n in sorted(counts.items()):
+            tables.add_metric([game, status], n)
+        yield tables
+        sockets = list(self.ops.sockets)
+        yield GaugeMetricFamily(
+            "tablee_websockets", "Open WebSocket connections", value=len(sockets)
+        )
+        players = {c.player_id for c in sockets if c.player_id is not None}
+        yield GaugeMetricFamily(
+            "tablee_websocket_players",
+            "Players with at least one open WebSocket connection",
+            value=len(players),
+        )
+
+
+def get_ops(request: Request) -> Ops:
+    ops: Ops = request.app.state.ops
+    return ops
+
+
+@router.get("/healthz")
+async def healthz(request: Request) -> JSONResponse:
+    """200 when the database answers, 503 when it does not."""
+    store = request.app.state.store
+    try:
+        await asyncio.wait_for(store.ping(), HEALTH_TIMEOUT)
+    except Exception as exc:  # any failure means "not healthy", whatever the driver raised
+        log.warning("health check: the database is unreachable: %s", type(exc).__name__)
+        return JSONResponse(
+            {"status": "unavailable", "database": "unreachable", "error": type(exc).__name__},
+            status_code=503,
+        )
+    return JSONResponse({"status": "ok", "database": "ok"})
+
+
+@router.get("/metrics")
+async def metrics(request: Request) -> Response:
+    """Prometheus text exposition format."""
+    return Response(get_ops(request).metrics_text(), media_type=CONTENT_TYPE_LATEST)
+
+
+__all__ = ["Ops", "get_ops", "router"]
