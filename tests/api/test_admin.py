@@ -1,4 +1,4 @@
-"""The admin API (docs/admin.md): the token guard, tables, players, stats, the audit log, exports."""
+"""The admin API (docs/admin.md): the token guard, tables, players, stats, audit log, exports."""
 
 from __future__ import annotations
 
@@ -588,3 +588,22 @@ def test_the_audit_log_lists_who_did_what_when_to_what_with_filters_and_pages(
         later = (datetime.now(UTC) + timedelta(minutes=1)).isoformat()
         assert adm.get("/audit", params={"since": later})["total"] == 0
         assert adm.get("/audit", params={"until": later})["total"] == 6
+
+
+def test_replay_reads_the_one_game_form_and_refuses_a_file_that_is_no_export(
+    tmp_path: Any, capsys: Any
+) -> None:
+    game = get_game("contrecarte")
+    state = game.new(players=2, options={}, seed=5)
+    actions = []
+    for _ in range(4):
+        seat = game.to_act(state)[0]
+        action = game.auto_action(state, seat)
+        actions.append({"seat": seat, "action": action})
+        state, _ = game.apply(state, seat, action)
+    data = {"game": "contrecarte", "players": 2, "options": {}, "seed": 5, "actions": actions}
+    rc, out = _replay_output(tmp_path, data, capsys)
+    assert rc == 0
+    assert json.loads([x for x in out if x.startswith("{")][-1]) == game.to_json(state)
+    rc, _ = _replay_output(tmp_path, {**data, "format": "something-else"}, capsys)
+    assert rc == 2
