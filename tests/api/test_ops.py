@@ -209,3 +209,60 @@ def test_the_json_formatter_takes_table_and_seat_from_the_context_and_keeps_trac
 
         rec = log.makeRecord(log.name, logging.ERROR, __file__, 1, "x", (), sys.exc_info())
     assert "ValueError: boom" in json.loads(fmt.format(rec))["exc"]
+
+
+def test_tablee_serve_writes_every_line_as_json_uvicorn_s_included(tmp_path: Any) -> None:
+    """The real command in its own process: start-up, access and admin lines are JSON objects."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from tests.serverkit import free_port
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "TABLEE_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/serve.db",
+        "TABLEE_ADMIN_TOKEN": TOKEN,
+        "TABLEE_LOG_FORMAT": "json",
+    }
+    err = (tmp_path / "stderr.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tablee", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=err,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):  # up to a minute on a busy machine
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None, (tmp_path / "stderr.log").read_text()
+            time.sleep(0.1)
+        token = httpx.post(f"{base}/api/players", json={"name": "Alice"}).json()["token"]
+        table = httpx.post(
+            f"{base}/api/tables",
+            json={"game": "belote", "players": 4},
+            headers={"Authorization": f"Bearer {token}"},
+        ).json()
+        r = httpx.post(
+            f"{base}/api/admin/tables/{table['id']}/close",
+            headers={"Authorization": f"Bearer {TOKEN}"},
+        )
+        assert r.status_code == 200, r.text
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        err.close()
+    out = [json.loads(line) for line in (tmp_path / "stderr.log").read_text().splitlines()]
+    assert any(x["logger"] == "uvicorn.error" and "startup" in x["msg"] for x in out)
+    assert any(x["logger"] == "uvicorn.access" and "/api/players" in x["msg"] for x in out)
+    closed = [x for x in out if x.get("action") == "table.close"]
+    assert len(closed) == 1 and closed[0]["table"] == table["id"] and closed[0]["seat"] is None

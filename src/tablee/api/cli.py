@@ -18,6 +18,9 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="SQLAlchemy async URL (TABLEE_DATABASE_URL, SQLite under ./var/)",
     )
     p.add_argument("--log-level", default=None, help="TABLEE_LOG_LEVEL (info)")
+    p.add_argument(
+        "--log-format", default=None, choices=["json", "text"], help="TABLEE_LOG_FORMAT (json)"
+    )
     p.set_defaults(handler=serve)
     return p
 
@@ -26,6 +29,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tablee.api import create_app
+    from tablee.logs import configure_logging
     from tablee.settings import Settings
 
     overrides = {
@@ -35,11 +39,14 @@ def serve(args: argparse.Namespace) -> int:
             "port": args.port,
             "database_url": args.database_url,
             "log_level": args.log_level,
+            "log_format": args.log_format,
         }.items()
         if v is not None
     }
     settings = Settings(**overrides)
-    uvicorn.Server(uvicorn_config(create_app(settings), settings)).run()
+    configure_logging(settings.log_level, settings.log_format)
+    # log_config=None: uvicorn's own lines go through the handler configured above
+    uvicorn.Server(uvicorn_config(create_app(settings), settings, log_config=None)).run()
     return 0
 
 
