@@ -52,13 +52,27 @@ async def test_migrations_apply_once_and_downgrade_cleanly(store: Store) -> None
     await store.migrate()  # a second start-up changes nothing
     async with store.engine.connect() as conn:
         heads = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
-    assert heads == [("0001",)]
+    assert heads == [(_head(),)]
     async with store.engine.begin() as conn:
         await conn.run_sync(lambda c: _downgrade(c))
     async with store.engine.begin() as conn:
         await conn.run_sync(_upgrade)
     t = await _table(store)
     assert t.seed == 2**61 + 5 and t.seats[0].name == "Alice"
+
+
+def _head() -> str:
+    """The newest migration (each issue that changes the schema adds one)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from tablee.store.repo import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
 
 
 def _downgrade(connection: object) -> None:
