@@ -4,9 +4,10 @@ Both games are driven the same way from Python: ask for the legal actions, pick 
 random, apply it. A motton playout is a whole match (20 rounds, replays included); an ``oh_hell``
 playout is OpenSpiel's single deal (chance picks the number of tricks, 1..(51 // players)), so the
 fair comparisons are decisions/s and deals/s; playouts/s is printed for each game's own unit.
-Rates are per second of this process's CPU time, so that a busy machine skews them less.
+Rates are per second of this process's CPU time, so that a busy machine skews them less; each
+figure is the median of ``--runs`` runs.
 
-    python bench/motton_peer.py [--seconds 3] [--players 3 4 5]
+    python bench/motton_peer.py [--seconds 2] [--runs 3] [--players 3 4 5]
 
 Needs ``open_spiel`` (``pip install open_spiel``); without it, motton is measured alone.
 """
@@ -15,7 +16,10 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tablee.engine import get_game
@@ -68,24 +72,31 @@ def oh_hell_rate(pyspiel: Any, players: int, seconds: float) -> dict[str, float]
     }
 
 
+def median(measure: Callable[[], dict[str, float]], runs: int) -> dict[str, float]:
+    results = [measure() for _ in range(runs)]
+    return {k: statistics.median(r[k] for r in results) for k in results[0]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="per game and player count")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per run")
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median shown)")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
     args = parser.parse_args()
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found]
     except ImportError:
         pyspiel = None
         print("open_spiel is not installed: measuring motton alone")
-    print(f"{'game':<16}{'players':>8}{'playouts/s':>12}{'deals/s':>10}{'decisions/s':>13}")
+    print(f"{'game':<20}{'players':>8}{'playouts/s':>12}{'deals/s':>10}{'decisions/s':>13}")
     for n in args.players:
-        rows = [("motton", motton_rate(n, args.seconds))]
+        rows = [("motton", median(partial(motton_rate, n, args.seconds), args.runs))]
         if pyspiel is not None and n >= 3:  # oh_hell needs 3 to 7 players
-            rows.append(("open_spiel oh_hell", oh_hell_rate(pyspiel, n, args.seconds)))
+            peer = median(partial(oh_hell_rate, pyspiel, n, args.seconds), args.runs)
+            rows.append(("open_spiel oh_hell", peer))
         for name, r in rows:
             print(
-                f"{name:<16}{n:>8}{r['playouts/s']:>12.1f}{r['deals/s']:>10.1f}"
+                f"{name:<20}{n:>8}{r['playouts/s']:>12.1f}{r['deals/s']:>10.1f}"
                 f"{r['decisions/s']:>13.0f}"
             )
 

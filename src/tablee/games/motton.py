@@ -80,7 +80,7 @@ the stock. Later deals are shuffled from ``rng(seed, "deal", round)``, and a rep
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
@@ -171,6 +171,17 @@ class MottonState:
     sheet: tuple[Row, ...]
 
 
+def _evolve(state: MottonState, **changes: Any) -> MottonState:
+    """``dataclasses.replace`` without its cost (it runs ``__init__``, one ``object.__setattr__``
+    per field, and was most of the time of a move): the instance's ``__dict__`` copied with the
+    changes. Called with field names only; the conformance suite round-trips every state."""
+    new = object.__new__(MottonState)
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)
+    return new
+
+
 def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=lambda c: ("SHCD".index(c[1]), _power(c))))
 
@@ -248,7 +259,7 @@ class Motton(BaseGame[MottonState]):
             _sorted_hand(cards[(s - first) % n : n * k : n]) for s in range(n)
         )
         turned = cards[n * k]
-        new = replace(
+        new = _evolve(
             state,
             phase=Phase.BID,
             hands=hands,
@@ -375,8 +386,8 @@ class Motton(BaseGame[MottonState]):
         bids[seat] = value
         events: list[Event] = [{"type": "bid", "seat": seat, "value": value}]
         if any(b is None for b in bids):
-            return replace(state, bids=tuple(bids), turn=(seat + 1) % n), events
-        new = replace(
+            return _evolve(state, bids=tuple(bids), turn=(seat + 1) % n), events
+        new = _evolve(
             state,
             bids=tuple(bids),
             phase=Phase.PLAY,
@@ -394,12 +405,12 @@ class Motton(BaseGame[MottonState]):
         trick = (*state.trick, card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         if len(trick) < n:
-            return replace(state, hands=tuple(hands), trick=trick, turn=(seat + 1) % n), events
+            return _evolve(state, hands=tuple(hands), trick=trick, turn=(seat + 1) % n), events
         won_by = (state.leader + winner(trick, french_suit, self.trump(state), _power)) % n
         tricks_won = list(state.tricks_won)
         tricks_won[won_by] += 1
         events.append({"type": "trick", "seat": won_by, "cards": list(trick)})
-        new = replace(
+        new = _evolve(
             state,
             hands=tuple(hands),
             trick=(),
@@ -448,16 +459,16 @@ class Motton(BaseGame[MottonState]):
         )
         if replayed:
             # same number of cards, new deal, same dealer
-            return replace(state, phase=Phase.DEAL, replay=state.replay + 1), events
+            return _evolve(state, phase=Phase.DEAL, replay=state.replay + 1), events
         sheet = (*state.sheet, row)
         if state.round + 1 == len(ROUND_CARDS):
-            new = replace(state, phase=Phase.OVER, scores=scores, sheet=sheet)
+            new = _evolve(state, phase=Phase.OVER, scores=scores, sheet=sheet)
             winners = _highest(scores)
             events.append(
                 {"type": "game_end", "seat": None, "scores": list(scores), "winners": winners}
             )
             return new, events
-        new = replace(
+        new = _evolve(
             state,
             phase=Phase.DEAL,
             round=state.round + 1,
