@@ -473,6 +473,14 @@ def test_auto_waits_with_seven_points_when_another_hand_may_be_lower() -> None:
     assert game.auto_action(state, 0) == {"type": "yaniv"}
 
 
+def test_auto_calls_yaniv_when_every_other_hand_is_known_and_bigger() -> None:
+    state = yaniv_table([["AD", "3H"], ["2S", "3S"]])
+    state = replace(state, known=((), ("2S", "3S")))
+    assert game.auto_action(state, 0) == {"type": "yaniv"}
+    state = replace(state, known=((), ("3S",)))  # 2S unknown: it might be a joker
+    assert game.auto_action(state, 0) == {"type": "discard", "cards": ["3H"]}
+
+
 def test_auto_discards_the_highest_value_group() -> None:
     state = new([["KD", "QH", "JD", "QD", "2C"], OPP], turned="9C")
     assert game.auto_action(state, 0) == {"type": "discard", "cards": ["JD", "QD", "KD"]}
@@ -485,6 +493,26 @@ def test_auto_draws_a_low_card_or_a_pair_from_the_discard_else_the_stock() -> No
     assert game.auto_action(state, 0) == {"type": "draw", "from": "discard", "card": "7S"}
     state, _ = discard(new(HANDS_2, turned="9C"), 0, "KD")
     assert game.auto_action(state, 0) == {"type": "draw", "from": "stock"}
+
+
+def test_auto_takes_back_only_a_card_worth_less_than_its_discard() -> None:
+    # else two timed-out players could pass the same low cards back and forth forever
+    state, _ = discard(new(HANDS_2, turned="3D"), 0, "5S")
+    assert game.auto_action(state, 0) == {"type": "draw", "from": "discard", "card": "3D"}
+    state, _ = discard(new([["3S", "AC", "2H", "8D", "KD"], OPP], turned="3D"), 0, "3S")
+    assert game.auto_action(state, 0) == {"type": "draw", "from": "stock"}
+
+
+def test_auto_alone_ends_a_match_at_every_table_size() -> None:
+    for players in range(2, 9):
+        for seed in range(8):
+            state = game.new(players=players, seed=seed)
+            for _ in range(5000):
+                if game.is_over(state):
+                    break
+                seat = game.to_act(state)[0]
+                state, _ = game.apply(state, seat, game.auto_action(state, seat))
+            assert game.is_over(state), (players, seed)
 
 
 def test_to_json_matches_the_generic_codec_and_round_trips() -> None:

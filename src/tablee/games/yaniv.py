@@ -123,11 +123,14 @@ Events
 
 Timeout play (``auto_action``)
 ------------------------------
-Call yaniv with 3 points or fewer, or with 7 or fewer when every other hand looks bigger (an
-estimate: its known cards plus 4 per unknown card must exceed the hand by more than 3). Otherwise
-discard the legal group worth the most points (more cards first on a tie). Draw back the lowest
-card of the previous discard when it is worth 3 or less or matches the rank of a card still held;
-otherwise draw from the stock. In ``show``: start the next round.
+Call yaniv with 3 points or fewer, or with 7 or fewer when every other hand looks bigger: a hand
+whose cards are all known (taken from the discard) must be worth more; otherwise its known cards
+plus 4 per unknown card must exceed the caller's hand by more than 3. Else discard the legal group
+worth the most points (more cards first on a tie). Then take back the lowest card of the previous
+discard if it is worth less than the group just laid and is worth 3 or less or matches the rank of
+a card still held; otherwise draw from the stock. (Taking back only cards worth less than the
+discard means a turn that does not touch the stock always lowers the hand, so timed-out players
+never pass the same cards back and forth forever.) In ``show``: start the next round.
 """
 
 from __future__ import annotations
@@ -785,8 +788,11 @@ def _others_look_bigger(state: YanivState, seat: int, mine: int) -> bool:
         if s == seat:
             continue
         known = state.known[s]
-        estimate = hand_value(known) + 4 * (len(hand) - len(known))
-        if estimate <= mine + 3:
+        unknown = len(hand) - len(known)
+        if unknown == 0:
+            if hand_value(known) <= mine:
+                return False
+        elif hand_value(known) + 4 * unknown <= mine + 3:
             return False
     return True
 
@@ -794,7 +800,10 @@ def _others_look_bigger(state: YanivState, seat: int, mine: int) -> bool:
 def _auto_draw(state: YanivState, hand: tuple[str, ...]) -> Action:
     options = sorted(takeable(state.top, state.top_kind), key=_VALUES.__getitem__)
     ranks = {c[0] for c in hand if c not in JOKERS}
+    laid = hand_value(state.laid)
     for card in options:
+        if _VALUES[card] >= laid:
+            break
         if _VALUES[card] <= 3 or (card not in JOKERS and card[0] in ranks):
             return {"type": "draw", "from": "discard", "card": card}
     return {"type": "draw", "from": "stock"}
