@@ -26,6 +26,11 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = Field(default=0.5, ge=0)
     #: Redis pub/sub between several app processes (None: one process, in-process broker).
     redis_url: str | None = None
+    #: Prefix of this deployment's Redis channel names (several deployments on one Redis).
+    redis_prefix: str = "tablee"
+    #: Several processes: how often each looks in the database for overdue timers, bots a dead
+    #: process left waiting, and changes it missed.
+    poll_seconds: float = Field(default=1.0, gt=0)
     log_level: str = "info"
     #: ``json`` (one object per line, for log collectors) or ``text`` (for a person at a terminal)
     log_format: str = Field(default="json", pattern="^(json|text)$")

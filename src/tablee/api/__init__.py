@@ -40,7 +40,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
         store = Store(settings.database_url, settings.database_schema)
         if settings.migrate:
             await store.migrate()
-        manager = TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)
+        manager = _manager(settings, store, broker)
         app.state.store = store
         app.state.manager = manager
         operations.attach(manager)
@@ -91,6 +91,15 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
             return HTMLResponse(_PLACEHOLDER)
 
     return app
+
+
+def _manager(settings: Settings, store: Store, broker: Broker | None) -> TableManager:
+    """One process, or one of several on one database when Redis links them."""
+    if settings.redis_url:
+        from tablee.tables.cluster import ClusterManager
+
+        return ClusterManager(store, settings, broker)
+    return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)
 
 
 __all__ = ["create_app"]

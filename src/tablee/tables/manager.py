@@ -1,6 +1,7 @@
 """Live tables: seats, lifecycle, the action pipeline, timers, bots and the fan-out of views.
 
-Every change to a table runs under that table's ``asyncio.Lock``:
+Every change to a table runs under that table's ``asyncio.Lock`` (with several processes, also
+under the table's write lock in the database, on an up-to-date copy: ``cluster.py``):
 
     auth -> load -> check -> apply -> persist (one transaction) -> tell
 
@@ -29,7 +30,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -60,6 +61,7 @@ from tablee.store import (
     Store,
     TableRecord,
 )
+from tablee.store.cluster import Claims
 
 from .broker import Broker, LocalBroker
 from .errors import TableError
@@ -129,10 +131,16 @@ class TableManager:
         broker: Broker | None = None,
         bot_delay: float = 0.5,
         bot_policy: BotPolicy = bots.auto,
+        claims: Claims | None = None,
     ) -> None:
         self.store = store
         #: other processes may write the same tables: check the stored version before a change
-        self.shared = broker is not None and not isinstance(broker, LocalBroker)
+        self.shared = claims is not None or (
+            broker is not None and not isinstance(broker, LocalBroker)
+        )
+        #: several processes on PostgreSQL (``cluster.py``): the writers of a table queue on its
+        #: write lock in the database, and one process at a time makes its timer and bot moves
+        self.claims = claims
         self.broker: Broker = broker or LocalBroker()
         self.bot_delay = bot_delay
         self.bot_policy = bot_policy
@@ -249,17 +257,55 @@ class TableManager:
         live.rec, live.state, live.seq = rec, state, seq
         return events
 
-    async def _fresh(self, live: LiveTable) -> None:
+    async def _fresh(self, live: LiveTable) -> bool:
         """The "load" step of a change: with other writers around, catch up with the store first
-        (under the table's lock). Alone, memory is always current."""
-        if self.shared:
-            before = live.rec.version
-            events = await self._reload(live)
-            if live.rec.version != before:
-                self._after_change(live, events)
+        (under the table's lock). Alone, memory is always current. True if it was behind."""
+        if not self.shared:
+            return False
+        before = live.rec.version
+        events = await self._reload(live)
+        if live.rec.version == before:
+            return False
+        self._after_change(live, events)
+        return True
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, live: LiveTable) -> AsyncIterator[None]:
+        """The table's lock, to change it, on an up-to-date copy. Several processes on
+        PostgreSQL: also the table's write lock in the database (the writers of every process
+        queue there, first come first served), under which the copy is reloaded only if the
+        stored version moved."""
+        async with live.lock:
+            if self.claims is None:
+                await self._fresh(live)
+                yield
+                return
+            async with self.claims.writing(live.id) as version:
+                if version is None or version != live.rec.version:
+                    await self._fresh(live)
+                yield
+
+    @contextlib.asynccontextmanager
+    async def _automatic(self, live: LiveTable) -> AsyncIterator[bool]:
+        """``_locked``, for a move the table makes itself (timer, bot). Several processes: only
+        the process holding the table's claim makes it; the others get False, and skip it."""
+        if self.claims is None:
+            async with self._locked(live):
+                yield True
+            return
+        async with self.claims.hold(live.id) as mine:
+            if not mine:
+                yield False
+                return
+            async with self._locked(live):
+                yield True
 
     async def _on_published(self, table_id: int, version: int) -> None:
         live = self._tables.get(table_id)
+        if live is None and (pending := self._loading.get(table_id)) is not None:
+            # loaded from the database while this version was on its way: maybe without it
+            with contextlib.suppress(Exception):
+                live = await asyncio.shield(pending)
         if live is None or version <= live.rec.version:
             return
         async with live.lock:
@@ -330,7 +376,7 @@ class TableManager:
         live = LiveTable(rec, g, None, 0)
         self._tables[rec.id] = live
         if all(s.kind != EMPTY for s in rec.seats):
-            async with live.lock:
+            async with self._locked(live):
                 await self._change(live, _begin)
         return live
 
@@ -360,7 +406,7 @@ class TableManager:
                 events += _begin(rec)
             return events
 
-        async with live.lock:
+        async with self._locked(live):
             await self._change(live, change)
         return live
 
@@ -377,7 +423,7 @@ class TableManager:
             rec.rematch_votes = [s for s in rec.rematch_votes if s != seat]
             return [{"type": "player_left", "seat": seat, "name": player.name, "replaced_by": kind}]
 
-        async with live.lock:
+        async with self._locked(live):
             await self._change(live, change)
         return live
 
@@ -402,7 +448,7 @@ class TableManager:
                 rec.seats[s] = SeatRecord(s, BOT)
             return _begin(rec)
 
-        async with live.lock:
+        async with self._locked(live):
             await self._change(live, change)
         return live
 
@@ -431,7 +477,7 @@ class TableManager:
                 events += _begin(rec)
             return events
 
-        async with live.lock:
+        async with self._locked(live):
             await self._change(live, change)
         return live
 
@@ -441,8 +487,7 @@ class TableManager:
         change: Callable[[TableRecord], list[Event]],
     ) -> None:
         """A seat or lifecycle change: applied to a copy, saved, then swapped in and told.
-        Called under the table's lock."""
-        await self._fresh(live)
+        Called under ``_locked``."""
         for _ in range(RETRIES):
             rec = _copy(live.rec)
             events = change(rec)
@@ -481,8 +526,7 @@ class TableManager:
         ``on_accepted`` after the commit and before any state is sent."""
         started = time.perf_counter()
         live = await self.get(table_id)
-        async with live.lock:
-            await self._fresh(live)
+        async with self._locked(live):
             seat = live.rec.seat_of(player.id)
             if seat is None:
                 raise TableError("not_seated", "you do not sit at this table")
@@ -554,6 +598,9 @@ class TableManager:
                 self._after_change(live, await self._reload(live))
                 if live.rec.status != PLAYING:
                     raise TableError("table_over", "the game is over") from None
+                if source != "player":
+                    # chosen for a state that is gone: the caller decides again from the new one
+                    raise TableError("superseded", "another process changed the table") from None
                 continue
             live.rec, live.state, live.seq = new, new_state, seq
             self.moves += 1
@@ -596,9 +643,8 @@ class TableManager:
         )
 
     async def _expire(self, live: LiveTable, deadline: datetime) -> None:
-        async with live.lock:
-            await self._fresh(live)
-            if live.rec.deadline != deadline or live.rec.status != PLAYING:
+        async with self._automatic(live) as mine:
+            if not mine or live.rec.deadline != deadline or live.rec.status != PLAYING:
                 return  # something moved in the meantime; the change re-armed the timer
             if utcnow() < deadline:
                 self._arm(live)
@@ -614,6 +660,8 @@ class TableManager:
                     await self._move(live, seat, action, "timer")
                     moved = True
                 except TableError as exc:
+                    if exc.code == "superseded":
+                        return  # the new state's deadline is armed again
                     log.error(
                         "table %s: auto_action for seat %s refused: %s",
                         live.id,
@@ -655,11 +703,13 @@ class TableManager:
         live.bot_task = self._spawn(self._bot_turn(live))
 
     async def _bot_turn(self, live: LiveTable) -> None:
+        version = live.rec.version
         try:
             await asyncio.sleep(self.bot_delay)
-            async with live.lock:
-                await self._fresh(live)
-                for seat in self._bot_seats(live):
+            async with self._automatic(live) as mine:
+                if self.claims is not None and live.rec.version != version:
+                    mine = False  # it changed meanwhile: the bot thinks again from the new state
+                for seat in self._bot_seats(live) if mine else []:
                     if seat not in self._bot_seats(live):
                         continue
                     if not live.game.legal_actions(live.state, seat):
@@ -668,6 +718,8 @@ class TableManager:
                     try:
                         await self._move(live, seat, action, "bot")
                     except TableError as exc:
+                        if exc.code == "superseded":
+                            break  # the new state gets its own turn
                         log.error(
                             "table %s: bot move for seat %s refused: %s",
                             live.id,
@@ -696,6 +748,7 @@ class TableManager:
     async def subscribe(self, sub: Subscriber, table_id: int) -> LiveTable:
         live = await self.get(table_id)
         async with live.lock:
+            await self._fresh(live)
             if sub not in live.subscribers:
                 live.subscribers[sub] = None
                 pid = sub.player_id
@@ -709,6 +762,9 @@ class TableManager:
 
     async def sync(self, sub: Subscriber, table_id: int) -> None:
         live = await self.get(table_id)
+        if self.shared:  # a client that asks may have heard of a version we have not
+            async with live.lock:
+                await self._fresh(live)
         sub.send(self.state_text(live, self.seat_of(live, sub)))
 
     def unsubscribe(self, sub: Subscriber, table_id: int) -> bool:
@@ -791,7 +847,7 @@ class TableManager:
         present = live.presence if isinstance(live, LiveTable) else Counter()
         if not isinstance(live, LiveTable):
             cached = self._tables.get(rec.id)
-            if cached is not None:
+            if cached is not None and cached.rec.version >= rec.version:
                 rec, present = cached.rec, cached.presence
         game = get_game(rec.game)
         return {

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 
 from tablee.store.models import Base
 
@@ -15,7 +15,15 @@ config = context.config
 target_metadata = Base.metadata
 
 
+#: PostgreSQL advisory lock held while migrating: replicas that start together migrate one after
+#: the other (the later ones find the schema at head and do nothing)
+MIGRATION_LOCK = 0x7461626C6565
+
+
 def _run(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        # a transaction-level lock: released with the migration's commit (or its rollback)
+        connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

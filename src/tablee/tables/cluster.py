@@ -1,0 +1,157 @@
+"""Several app processes on one database: the table manager of one of them.
+
+Any process accepts any client for any table. The database and Redis do the coordinating:
+
+- One writer per table at a time: every write names the version it started from (``StaleVersion``
+  otherwise). A process whose copy was behind loses the race, reloads the log rows after its
+  version and tries the player's move again on the fresh state; the losing write wrote nothing, so
+  a move is never applied twice. A move refused by a copy that was behind is asked again too.
+- Every accepted change (moves, joins, leaves, starts, rematches) is published on Redis
+  (``redis_broker.py``); each process holding that table reloads it from the database and pushes
+  the new views to its own sockets.
+- Timers and bots: a move the table makes itself is made by the process that holds the table's
+  claim (``store/cluster.py``), on a copy it reloads under the claim; the others skip it. Each
+  process runs a poller that finds overdue deadlines and bot tables nobody moved in the database
+  (a process that died held them), checks its copies against the database (a lost Redis message
+  delays an update by one poll at most) and forgets the tables nobody here watches.
+
+A process holds a table only while it has a use for it (a subscriber, a timer or bot to run): the
+process does not load every unfinished table at start-up, and the poller hands tables over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from datetime import timedelta
+from typing import Any
+
+from tablee.settings import Settings
+from tablee.store import PLAYING, Store
+from tablee.store.cluster import Claims, due_tables, idle_bot_tables, table_versions
+
+from .broker import Broker
+from .manager import LiveTable, TableManager, utcnow
+from .redis_broker import RedisBroker
+
+log = logging.getLogger("tablee.cluster")
+
+#: a table nobody here has touched for this long, with no subscriber here, is forgotten
+FORGET_AFTER = 30.0
+#: how far back the poller looks for bot tables that stopped moving
+IDLE_WINDOW = timedelta(minutes=10)
+
+
+class ClusterManager(TableManager):
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        broker: Broker | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if broker is None:
+            if not settings.redis_url:
+                raise ValueError("several processes need TABLEE_REDIS_URL")
+            broker = RedisBroker(settings.redis_url, settings.redis_prefix, self.refresh)
+        kwargs.setdefault("bot_delay", settings.bot_delay_seconds)
+        super().__init__(
+            store, broker=broker, claims=Claims(store, settings.database_schema), **kwargs
+        )
+        self.poll_seconds = settings.poll_seconds
+        #: a bot that has not moved for this long is looked for in the database
+        self.idle_after = timedelta(seconds=max(2.0, 4 * self.bot_delay + self.poll_seconds))
+        self._poller: asyncio.Task[None] | None = None
+        #: when this process last changed or heard of each table it holds (monotonic)
+        self._touched: dict[int, float] = {}
+        #: idle bot tables found in the database and seen to have nothing to do, at that version
+        self._idle_seen: dict[int, int] = {}
+        self._first_poll = True
+
+    async def start(self) -> None:
+        """Unlike one process, nothing is loaded here: clients load the tables they open and the
+        poller the ones with a timer or a bot to run."""
+        await self.broker.start(self._on_published)
+        self._poller = asyncio.get_running_loop().create_task(self._poll_forever())
+
+    async def close(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(BaseException):
+                await self._poller
+        await super().close()
+        assert self.claims is not None
+        await self.claims.close()
+
+    def _after_change(self, live: LiveTable, events: list[Any]) -> None:
+        self._touched[live.id] = time.monotonic()
+        super()._after_change(live, events)
+
+    async def refresh(self) -> None:
+        """Bring every table held here up to date with the database."""
+        stored = await table_versions(self.store, list(self._tables))
+        for table_id, live in list(self._tables.items()):
+            version = stored.get(table_id)
+            if version is not None and version > live.rec.version:
+                await self._on_published(table_id, version)
+
+    # -- the poller ------------------------------------------------------------------------------
+
+    async def _poll_forever(self) -> None:
+        while True:
+            started = time.monotonic()
+            try:
+                await self.poll()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the cluster poller failed; trying again")
+            await asyncio.sleep(max(0.05, self.poll_seconds - (time.monotonic() - started)))
+
+    async def poll(self) -> None:
+        """One round: catch up, fire overdue deadlines, restart idle bots, forget idle tables."""
+        await self.refresh()
+        now = utcnow()
+        for table_id in await due_tables(self.store, now):
+            live = await self._hold(table_id)
+            if live is not None:
+                self._arm(live)  # fires at once: the claim decides which process moves
+        since = None if self._first_poll else now - self.idle_after - IDLE_WINDOW
+        self._first_poll = False
+        idle = await idle_bot_tables(self.store, now - self.idle_after, since)
+        for table_id, version in idle.items():
+            if table_id in self._tables or self._idle_seen.get(table_id) == version:
+                continue
+            self._idle_seen[table_id] = version
+            await self._hold(table_id)  # schedules the bot if one is to move
+        self._idle_seen = {t: v for t, v in self._idle_seen.items() if t in idle}
+        for live in list(self._tables.values()):
+            self._schedule_bot(live)  # a bot left waiting when another process held the claim
+        self._forget_idle()
+
+    async def _hold(self, table_id: int) -> LiveTable | None:
+        try:
+            live = await self.get(table_id)
+        except Exception:
+            log.exception("table %s could not be loaded", table_id)
+            return None
+        self._touched.setdefault(table_id, time.monotonic())
+        return live
+
+    def _forget_idle(self) -> None:
+        now = time.monotonic()
+        soon = utcnow() + timedelta(seconds=FORGET_AFTER)
+        for table_id, live in list(self._tables.items()):
+            if (
+                live.subscribers
+                or live.lock.locked()
+                or live.bot_task is not None
+                or now - self._touched.get(table_id, 0.0) < FORGET_AFTER
+                or (live.rec.status == PLAYING and live.rec.deadline and live.rec.deadline < soon)
+            ):
+                continue
+            self._disarm(live)
+            del self._tables[table_id]
+            self._touched.pop(table_id, None)

@@ -1,0 +1,138 @@
+"""The broker of several processes: "table X is now at version V" over Redis pub/sub.
+
+One channel (``<prefix>:tables``) carries every table's changes as ``"<table> <version>"``; each
+process hears all of them and reloads the tables it holds. A process hears its own messages too
+and ignores them (it already holds that version).
+
+Pub/sub delivers at most once: a message sent while a process is cut off from Redis is lost to
+it. So the broker calls ``on_reconnect`` after every reconnection (the manager then compares every
+table it holds with the database), and the cluster's poller does the same comparison every few
+seconds anyway; a lost message delays an update, it never loses one.
+
+Messages of one table are coalesced: while the listener reloads a table, newer versions of it
+wait, and only the newest is handed over next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis.asyncio as redis
+
+from .broker import Listener
+
+log = logging.getLogger("tablee.broker")
+
+#: seconds between reconnection attempts, doubling up to the last
+BACKOFF = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+
+
+class RedisBroker:
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "tablee",
+        on_reconnect: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.url = url
+        self.channel = f"{prefix}:tables"
+        self.on_reconnect = on_reconnect
+        self._redis: redis.Redis | None = None
+        self._listener: Listener | None = None
+        self._reader: asyncio.Task[None] | None = None
+        #: newest version heard per table, not handed to the listener yet
+        self._pending: dict[int, int] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        #: messages published and heard since start-up (metrics, tests)
+        self.published = 0
+        self.heard = 0
+
+    async def start(self, listener: Listener) -> None:
+        """Subscribes before returning: a process that cannot reach Redis does not start."""
+        self._listener = listener
+        self._redis = redis.from_url(self.url, health_check_interval=10)
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self.channel)
+        self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
+
+    async def publish(self, table_id: int, version: int) -> None:
+        if self._redis is None:
+            return
+        try:
+            await self._redis.publish(self.channel, f"{table_id} {version}")
+            self.published += 1
+        except Exception as exc:  # the change is committed; the others catch up by polling
+            log.warning("could not publish table %s v%s: %s", table_id, version, exc)
+
+    async def close(self) -> None:
+        tasks = [t for t in (self._reader, *self._workers.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._workers.clear()
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+            self._redis = None
+
+    # -- listening -------------------------------------------------------------------------------
+
+    async def _read(self, pubsub: Any) -> None:
+        failures = 0
+        while True:
+            try:
+                if pubsub is None:
+                    assert self._redis is not None
+                    pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                    await pubsub.subscribe(self.channel)
+                    failures = 0
+                    log.info("resubscribed to %s", self.channel)
+                    if self.on_reconnect is not None:
+                        await self.on_reconnect()
+                message = await pubsub.get_message(timeout=5.0)
+                if message is not None and message.get("type") == "message":
+                    self._heard(message["data"])
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except Exception as exc:
+                delay = BACKOFF[min(failures, len(BACKOFF) - 1)]
+                failures += 1
+                log.warning("Redis subscription lost (%s); retrying in %ss", exc, delay)
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                pubsub = None
+                await asyncio.sleep(delay)
+
+    def _heard(self, data: bytes | str) -> None:
+        try:
+            raw = data.decode() if isinstance(data, bytes) else data
+            table, version = (int(x) for x in raw.split())
+        except ValueError:
+            log.warning("ignored a malformed message on %s: %r", self.channel, data)
+            return
+        self.heard += 1
+        if version > self._pending.get(table, -1):
+            self._pending[table] = version
+        if table not in self._workers:
+            task = asyncio.get_running_loop().create_task(self._deliver(table))
+            self._workers[table] = task
+
+    async def _deliver(self, table: int) -> None:
+        try:
+            while (version := self._pending.pop(table, None)) is not None:
+                assert self._listener is not None
+                try:
+                    await self._listener(table, version)
+                except Exception:
+                    log.exception("refreshing table %s after v%s failed", table, version)
+        finally:
+            self._workers.pop(table, None)

@@ -1,0 +1,5 @@
+"""Fixtures of the cluster tests (see kit.py)."""
+
+from tests.cluster.kit import cluster
+
+__all__ = ["cluster"]

@@ -1,0 +1,228 @@
+"""Two app processes on one PostgreSQL and one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.cluster.kit import Client, Cluster, new_player, processes, rest
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+
+async def test_players_on_two_processes_play_a_whole_game(cluster: Cluster) -> None:
+    async with processes(cluster, "a", "b") as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        table = await rest(
+            a,
+            "POST",
+            "/api/tables",
+            alice,
+            json={"game": "toy", "players": 2, "options": {"deals": 2}},
+        )
+        tid = table["id"]
+        async with Client(a, alice) as ca, Client(b, bob) as cb:
+            first = await ca.subscribe(tid)
+            assert first["info"]["status"] == "waiting"
+            # Bob joins through the other process: Alice's socket on A hears of it
+            await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+            started = await ca.until(
+                lambda f: f["type"] == "state" and f["info"]["status"] == "playing"
+            )
+            await cb.subscribe(tid)
+            clients = {0: ca, 1: cb}
+            version = started["version"]
+            while True:
+                states = [await c.state_at(tid, version) for c in (ca, cb)]
+                assert states[0]["version"] == states[1]["version"] == version
+                if states[0]["over"]:
+                    break
+                seat = states[0]["to_act"][0]
+                mine = states[seat]
+                answer = await clients[seat].act(tid, mine["legal"][0])
+                assert answer["type"] == "ack", answer
+                version += 1
+            assert states[0]["outcome"] == states[1]["outcome"]
+            # every version reached both sockets, pushed in order, none missing
+            for c in (ca, cb):
+                seen = [f["version"] for f in c.states(tid)]
+                assert seen == sorted(seen)
+                assert set(range(seen[0], version + 1)) <= set(seen)
+        rows = await cluster.sql(
+            f"SELECT seq, version FROM actions WHERE table_id = {tid} ORDER BY seq"
+        )
+        assert [r["seq"] for r in rows] == list(range(1, len(rows) + 1)) and len(rows) == 12
+    assert not a.errors() and not b.errors(), a.output() + b.output()
+
+
+async def test_simultaneous_actions_on_both_processes_apply_once_in_one_order(
+    cluster: Cluster,
+) -> None:
+    per_player = 25
+    async with processes(cluster, "a", "b") as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        body = {"game": "race", "players": 2, "options": {"taps": 2 * per_player}}
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+        async with Client(a, alice) as ca, Client(b, bob) as cb, Client(b, alice) as alice_on_b:
+            for c in (ca, cb, alice_on_b):
+                await c.subscribe(tid)
+
+            async def taps(c: Client, name: str) -> list[tuple[str, dict[str, object]]]:
+                sent = [f"{name}{i}" for i in range(per_player)]
+                answers = await asyncio.gather(
+                    *(c.act(tid, {"type": "tap", "token": t}) for t in sent)
+                )
+                return list(zip(sent, answers, strict=True))
+
+            # Alice taps on both processes at once, Bob on B: the same seat races itself too
+            results = await asyncio.gather(taps(ca, "a"), taps(cb, "b"), taps(alice_on_b, "A"))
+            acked = {t for r in results for t, ans in r if ans["type"] == "ack"}
+            refused = {t: ans for r in results for t, ans in r if ans["type"] != "ack"}
+            # the game ends after 50 taps: the rest are refused because it is over, nothing else
+            assert len(acked) == 2 * per_player
+            assert {ans["code"] for ans in refused.values()} <= {"table_over"}, refused
+            final = [await c.until(lambda f: f["type"] == "state" and f["over"]) for c in (ca, cb)]
+        order = final[0]["view"]["taps"]
+        assert order == final[1]["view"]["taps"]
+        assert sorted(order) == sorted(acked)  # each acknowledged tap once, and nothing else
+        rows = await cluster.sql(
+            f"SELECT seq, version, action FROM actions WHERE table_id = {tid} ORDER BY seq"
+        )
+        assert [r["seq"] for r in rows] == list(range(1, 2 * per_player + 1))
+        assert [json_token(r["action"]) for r in rows] == order
+        # both processes pushed the same history: the same events at the same versions
+        for c in (ca, cb):
+            history = {
+                f["version"]: [e["token"] for e in f["events"]]
+                for f in c.states(tid)
+                if f["events"]
+            }
+            flat = [t for v in sorted(history) for t in history[v]]
+            assert flat == order[-len(flat) :]
+    assert not a.errors() and not b.errors(), a.output() + b.output()
+
+
+def json_token(action: object) -> str:
+    import json
+
+    data = json.loads(action) if isinstance(action, str) else action
+    assert isinstance(data, dict)
+    return str(data["token"])
+
+
+async def test_a_process_killed_mid_game_loses_nothing_and_the_other_goes_on(
+    cluster: Cluster,
+) -> None:
+    async with processes(cluster, "a", "b") as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        body = {
+            "game": "toy",
+            "players": 3,
+            "bots": [2],
+            "turn_seconds": 0.4,
+            "options": {"deals": 2},
+        }
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+        acked: list[tuple[int, dict[str, object]]] = []
+        async with Client(a, alice) as ca, Client(b, bob) as cb:
+            await ca.subscribe(tid)
+            st = await cb.subscribe(tid)
+            version, alice_waited, killed = st["version"], False, False
+            while True:
+                st = await cb.state_at(tid, version, timeout=20)
+                version = st["version"] + 1
+                if st["over"]:
+                    break
+                if not killed and len(acked) >= 4 and alice_waited:
+                    a.kill()  # Alice's process dies; her seat now runs out of time on B
+                    killed = True
+                if st["to_act"] == [1]:
+                    action = st["legal"][0]
+                    answer = await cb.act(tid, action)
+                    if answer["type"] == "ack":
+                        acked.append((1, action))
+                    else:  # the timer was quicker
+                        assert answer["code"] == "not_your_turn", answer
+                elif st["to_act"] == [0] and not killed:
+                    if not alice_waited:
+                        alice_waited = True  # this once, her time runs out with both alive
+                        continue
+                    mine = await ca.state_at(tid, st["version"])
+                    answer = await ca.act(tid, mine["legal"][0])
+                    if answer["type"] == "ack":
+                        acked.append((0, mine["legal"][0]))
+            assert killed
+        rows = await cluster.sql(
+            f"SELECT seq, seat, action, source FROM actions WHERE table_id = {tid} ORDER BY seq"
+        )
+        assert [r["seq"] for r in rows] == list(range(1, 19))  # 2 deals x 3 seats x 3 cards
+        logged = [(r["seat"], _json(r["action"])) for r in rows]
+        assert all(move in logged for move in acked)  # nothing acknowledged was lost
+        sources = {(r["seat"], r["source"]) for r in rows}
+        assert {(0, "timer"), (0, "player"), (1, "player"), (2, "bot")} <= sources
+        last_alice_move = max(r["seq"] for r in rows if r["seat"] == 0 and r["source"] == "player")
+        assert any(r["source"] == "timer" and r["seq"] > last_alice_move for r in rows)
+    assert not b.errors(), b.output()
+
+
+async def test_a_process_started_later_picks_up_existing_tables(cluster: Cluster) -> None:
+    first = cluster.process("first")
+    await first.start()
+    try:
+        alice, bob, carol = [await new_player(first, n) for n in ("Alice", "Bob", "Carol")]
+        tid = (await rest(first, "POST", "/api/tables", alice, json={"game": "toy", "players": 2}))[
+            "id"
+        ]
+        await rest(first, "POST", f"/api/tables/{tid}/join", bob)
+        async with Client(first, alice) as ca, Client(first, bob) as cb:
+            st = await ca.subscribe(tid)
+            await cb.subscribe(tid)
+            for _ in range(3):
+                c = ca if st["to_act"] == [0] else cb
+                mine = await c.state_at(tid, st["version"])
+                assert (await c.act(tid, mine["legal"][0]))["type"] == "ack"
+                st = await ca.state_at(tid, st["version"] + 1)
+            moved = st["version"]
+        # a table that only runs on its timer and its bot, with nobody watching; its first
+        # deadline is still ahead when the process dies
+        body = {"game": "toy", "players": 2, "bots": [1], "turn_seconds": 0.5}
+        lone = (await rest(first, "POST", "/api/tables", carol, json=body))["id"]
+    finally:
+        first.kill()
+    before = await cluster.sql(f"SELECT count(*) AS n FROM actions WHERE table_id = {lone}")
+    later = cluster.process("later")
+    await later.start()
+    try:
+        async with Client(later, alice) as ca, Client(later, bob) as cb:
+            st = await ca.subscribe(tid)
+            assert st["version"] == moved and st["info"]["status"] == "playing"
+            await cb.subscribe(tid)
+            clients = {0: ca, 1: cb}
+            while not st["over"]:
+                mine = await clients[st["to_act"][0]].state_at(tid, st["version"])
+                answer = await clients[st["to_act"][0]].act(tid, mine["legal"][0])
+                assert answer["type"] == "ack", answer
+                st = await ca.state_at(tid, st["version"] + 1)
+        # nobody opened the lone table on the new process: its poller found it and finished it
+        async with asyncio.timeout(30):
+            while (await cluster.sql(f"SELECT status FROM tables WHERE id = {lone}"))[0][
+                "status"
+            ] != "finished":
+                await asyncio.sleep(0.1)
+        rows = await cluster.sql(
+            f"SELECT seq, seat, source FROM actions WHERE table_id = {lone} ORDER BY seq"
+        )
+        assert [r["seq"] for r in rows] == list(range(1, 7))
+        assert {r["source"] for r in rows[before[0]["n"] :]} == {"timer", "bot"}
+    finally:
+        later.stop()
+    assert not later.errors(), later.output()
+
+
+def _json(action: object) -> object:
+    import json
+
+    return json.loads(action) if isinstance(action, str) else action
