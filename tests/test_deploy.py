@@ -1,0 +1,140 @@
+"""The deployment files: the Docker image, the compose stack and the proxy in front of it.
+
+No Docker engine runs the tests, so these read the files and check what matters: a slim image
+running as a user that is not root, with a health check and migrations at start-up; two app
+replicas on PostgreSQL and Redis behind a proxy that passes WebSockets on and keeps them open;
+only settings the app knows; and, where nginx is installed, nginx's own check of the proxy config.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tablee.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+
+
+def _dockerfile() -> list[str]:
+    """The instructions of the Dockerfile, continuation lines joined."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+def _final_stage(lines: list[str]) -> list[str]:
+    starts = [i for i, ln in enumerate(lines) if ln.upper().startswith("FROM ")]
+    return lines[starts[-1] :]
+
+
+def _compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return data
+
+
+def _app_services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: svc
+        for name, svc in compose["services"].items()
+        if "build" in svc or str(svc.get("image", "")).startswith("tablee")
+    }
+
+
+def test_the_image_is_slim_and_runs_as_a_user_that_is_not_root() -> None:
+    final = _final_stage(_dockerfile())
+    assert re.match(r"FROM python:3\.1[1-9]-slim", final[0], re.I), final[0]
+    users = [ln.split()[1] for ln in final if ln.upper().startswith("USER ")]
+    assert users and users[-1] not in {"root", "0", "0:0"}
+
+
+def test_the_image_checks_its_health_and_migrates_at_start() -> None:
+    final = _final_stage(_dockerfile())
+    checks = [ln for ln in final if ln.upper().startswith("HEALTHCHECK ")]
+    assert len(checks) == 1 and "/healthz" in checks[0]
+    cmd = [ln for ln in final if ln.upper().startswith(("CMD ", "ENTRYPOINT "))]
+    assert cmd and "serve" in cmd[-1]  # `tablee serve` migrates first (TABLEE_MIGRATE)
+    assert Settings.model_fields["migrate"].default is True
+
+
+def test_the_stack_runs_two_app_replicas_on_postgres_and_redis() -> None:
+    compose = _compose()
+    services = compose["services"]
+    apps = _app_services(compose)
+    replicas = sum(int(svc.get("deploy", {}).get("replicas", 1)) for svc in apps.values())
+    assert replicas >= 2
+    images = {name: str(svc.get("image", "")) for name, svc in services.items()}
+    pg = next(n for n, i in images.items() if i.startswith("postgres"))
+    redis = next(n for n, i in images.items() if i.startswith("redis"))
+    for name, svc in apps.items():
+        env = svc["environment"]
+        assert env["TABLEE_DATABASE_URL"].startswith("postgresql+asyncpg://"), name
+        assert f"@{pg}:" in env["TABLEE_DATABASE_URL"]
+        assert env["TABLEE_REDIS_URL"].startswith(f"redis://{redis}:")
+        assert {pg, redis} <= set(svc["depends_on"])
+        assert "ports" not in svc  # reached through the proxy only
+    # the database lives in a named volume
+    pg_volumes = [v.split(":")[0] for v in services[pg]["volumes"]]
+    assert any(v in (compose.get("volumes") or {}) for v in pg_volumes)
+
+
+def test_the_stack_sets_only_settings_the_app_knows() -> None:
+    known = {f"TABLEE_{name.upper()}" for name in Settings.model_fields}
+    for name, svc in _app_services(_compose()).items():
+        used = {k for k in svc["environment"] if k.startswith("TABLEE_")}
+        assert used <= known, (name, used - known)
+
+
+def test_the_proxy_passes_websockets_on_and_keeps_them_open() -> None:
+    compose = _compose()
+    proxy = next(s for s in compose["services"].values() if "nginx" in str(s.get("image", "")))
+    assert proxy["ports"]
+    assert any(str(v).startswith("./deploy/nginx.conf:") for v in proxy["volumes"])
+    conf = NGINX_CONF.read_text()
+    ws = re.search(r"location\s+=?\s*/ws\s*\{(?P<body>[^}]*)\}", conf)
+    assert ws is not None, "no location for /ws"
+    body = ws["body"]
+    assert re.search(r"proxy_set_header\s+Upgrade\s+\$http_upgrade;", body)
+    assert re.search(r"proxy_set_header\s+Connection\s+\$connection_upgrade;", body)
+    assert re.search(r"proxy_http_version\s+1\.1;", conf)
+    timeout = re.search(r"proxy_read_timeout\s+(\d+)([smh]?);", body)
+    assert timeout is not None
+    seconds = int(timeout[1]) * {"": 1, "s": 1, "m": 60, "h": 3600}[timeout[2]]
+    assert seconds >= 600  # a quiet table keeps its socket
+    apps = _app_services(compose)
+    assert any(f"http://{name}:8000" in conf for name in apps)
+
+
+def test_every_setting_is_described_in_the_readme() -> None:
+    readme = (ROOT / "README.md").read_text()
+    missing = [n for n in Settings.model_fields if f"TABLEE_{n.upper()}" not in readme]
+    assert not missing
+
+
+def test_nginx_accepts_the_proxy_config(tmp_path: Path) -> None:
+    nginx = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
+    )
+    if nginx is None:
+        pytest.skip("nginx is not installed (optional: the other checks read the file)")
+    (tmp_path / "logs").mkdir()
+    main = tmp_path / "nginx.conf"
+    main.write_text(
+        f"pid {tmp_path}/nginx.pid;\n"
+        f"error_log {tmp_path}/logs/error.log;\n"
+        "events {}\n"
+        f"http {{\n  access_log off;\n  include {NGINX_CONF};\n}}\n"
+    )
+    r = subprocess.run(
+        [nginx, "-t", "-q", "-p", str(tmp_path), "-c", str(main), "-e", str(tmp_path / "e.log")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
