@@ -129,7 +129,7 @@ class Proc:
         self.env = cluster.env(self.port, **settings)
         self.popen: subprocess.Popen[bytes] | None = None
 
-    async def start(self, timeout: float = 30) -> Proc:
+    async def start(self, timeout: float = 120) -> Proc:
         with self.log.open("ab") as out:
             self.popen = subprocess.Popen(
                 [sys.executable, "-m", "tests.cluster.app"],
@@ -231,7 +231,7 @@ class Client:
         self.closed = False
 
     async def __aenter__(self) -> Client:
-        self.conn = await websockets.connect(self.proc.ws, open_timeout=10)
+        self.conn = await websockets.connect(self.proc.ws, open_timeout=30)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         if self.player is not None:
             answer = await self.request({"type": "hello", "token": self.player.token})
@@ -258,7 +258,7 @@ class Client:
             self._new.set()
 
     async def until(
-        self, pred: Callable[[dict[str, Any]], bool], start: int = 0, timeout: float = 15
+        self, pred: Callable[[dict[str, Any]], bool], start: int = 0, timeout: float = 30
     ) -> dict[str, Any]:
         """The first frame from index ``start`` on that satisfies ``pred``."""
         i = start
@@ -292,7 +292,7 @@ class Client:
     def states(self, table: int) -> list[dict[str, Any]]:
         return [f for f in self.frames if f["type"] == "state" and f["table"] == table]
 
-    async def state_at(self, table: int, version: int, timeout: float = 15) -> dict[str, Any]:
+    async def state_at(self, table: int, version: int, timeout: float = 30) -> dict[str, Any]:
         """The pushed state of ``table`` at ``version`` or later (no sync asked)."""
         return await self.until(
             lambda f: f["type"] == "state" and f["table"] == table and f["version"] >= version,

@@ -59,7 +59,7 @@ async def test_players_on_two_processes_play_a_whole_game(cluster: Cluster) -> N
 async def test_simultaneous_actions_on_both_processes_apply_once_in_one_order(
     cluster: Cluster,
 ) -> None:
-    per_player = 25
+    per_player = 15
     async with processes(cluster, "a", "b") as (a, b):
         alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
         body = {"game": "race", "players": 2, "options": {"taps": 2 * per_player}}
