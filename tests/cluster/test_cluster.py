@@ -30,7 +30,12 @@ async def test_players_on_two_processes_play_a_whole_game(cluster: Cluster) -> N
             started = await ca.until(
                 lambda f: f["type"] == "state" and f["info"]["status"] == "playing"
             )
+            mark = len(ca.frames)
             await cb.subscribe(tid)
+            # Bob's socket is on B; Alice, on A, sees him connected all the same
+            await ca.until(
+                lambda f: f["type"] == "state" and f["info"]["seats"][1]["connected"], mark
+            )
             clients = {0: ca, 1: cb}
             version = started["version"]
             while True:
@@ -44,6 +49,11 @@ async def test_players_on_two_processes_play_a_whole_game(cluster: Cluster) -> N
                 assert answer["type"] == "ack", answer
                 version += 1
             assert states[0]["outcome"] == states[1]["outcome"]
+            mark = len(ca.frames)
+            await cb.conn.close()
+            await ca.until(
+                lambda f: f["type"] == "state" and not f["info"]["seats"][1]["connected"], mark
+            )
             # every version reached both sockets, pushed in order, none missing
             for c in (ca, cb):
                 seen = [f["version"] for f in c.states(tid)]

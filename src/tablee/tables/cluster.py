@@ -15,6 +15,9 @@ Any process accepts any client for any table. The database and Redis do the coor
   (a process that died held them), checks its copies against the database (a lost Redis message
   delays an update by one poll at most) and forgets the tables nobody here watches.
 
+Presence (the seats' "connected" flags) is shared through Redis too: each process lists the
+players it has at each table it holds, and adds the other processes' lists to what it shows.
+
 A process holds a table only while it has a use for it (a subscriber, a timer or bot to run): the
 process does not load every unfinished table at start-up, and the poller hands tables over.
 """
@@ -25,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -33,7 +37,7 @@ from tablee.store import PLAYING, Store
 from tablee.store.cluster import Claims, due_tables, idle_bot_tables, table_versions
 
 from .broker import Broker
-from .manager import LiveTable, TableManager, utcnow
+from .manager import LiveTable, Subscriber, TableManager, utcnow
 from .redis_broker import RedisBroker
 
 log = logging.getLogger("tablee.cluster")
@@ -42,6 +46,8 @@ log = logging.getLogger("tablee.cluster")
 FORGET_AFTER = 30.0
 #: how far back the poller looks for bot tables that stopped moving
 IDLE_WINDOW = timedelta(minutes=10)
+#: seconds a process's presence entry lives unless the process renews it (a third of it)
+PRESENCE_TTL = 30.0
 
 
 class ClusterManager(TableManager):
@@ -69,6 +75,15 @@ class ClusterManager(TableManager):
         #: idle bot tables found in the database and seen to have nothing to do, at that version
         self._idle_seen: dict[int, int] = {}
         self._first_poll = True
+        #: names this process in the presence entries
+        self.process_id = uuid.uuid4().hex[:12]
+        #: players with the table open on other processes
+        self._remote: dict[int, set[int]] = {}
+        #: what this process last wrote of its own presence, per table
+        self._shown: dict[int, frozenset[int]] = {}
+        self._presence_renewed = 0.0
+        if isinstance(self.broker, RedisBroker):
+            self.broker.on_presence = self._heard_presence
 
     async def start(self) -> None:
         """Unlike one process, nothing is loaded here: clients load the tables they open and the
@@ -88,6 +103,79 @@ class ClusterManager(TableManager):
     def _after_change(self, live: LiveTable, events: list[Any]) -> None:
         self._touched[live.id] = time.monotonic()
         super()._after_change(live, events)
+
+    # -- presence across processes ---------------------------------------------------------------
+
+    async def subscribe(self, sub: Subscriber, table_id: int) -> LiveTable:
+        live = await super().subscribe(sub, table_id)
+        await self._share_presence(live)
+        return live
+
+    def unsubscribe(self, sub: Subscriber, table_id: int) -> bool:
+        done = super().unsubscribe(sub, table_id)
+        live = self._tables.get(table_id)
+        if done and live is not None and frozenset(live.presence) != self._shown.get(table_id):
+            self._spawn(self._share_presence(live))
+        return done
+
+    def info(self, live: LiveTable | Any) -> dict[str, Any]:
+        out = super().info(live)
+        remote = self._remote.get(out["id"])
+        if remote:
+            for seat in out["seats"]:
+                if seat["player_id"] in remote and seat["kind"] == "player":
+                    seat["connected"] = True
+        return out
+
+    async def _share_presence(self, live: LiveTable, force: bool = False) -> None:
+        players = frozenset(live.presence)
+        if not isinstance(self.broker, RedisBroker):
+            return
+        if not force and players == self._shown.get(live.id, frozenset()):
+            return
+        self._shown[live.id] = players
+        if not players:
+            del self._shown[live.id]
+        await self.broker.set_presence(
+            live.id, self.process_id, sorted(players), PRESENCE_TTL, announce=not force
+        )
+
+    async def _heard_presence(self, table_id: int, process: str) -> None:
+        if process != self.process_id and table_id in self._tables:
+            await self._read_presence(table_id)
+
+    async def _read_presence(self, table_id: int) -> None:
+        if not isinstance(self.broker, RedisBroker):
+            return
+        entries = await self.broker.presence(table_id)
+        remote = {p for proc, ps in entries.items() if proc != self.process_id for p in ps}
+        if remote != self._remote.get(table_id, set()):
+            if remote:
+                self._remote[table_id] = remote
+            else:
+                self._remote.pop(table_id, None)
+            live = self._tables.get(table_id)
+            if live is not None:
+                self._broadcast(live, [])  # the seats' "connected" flags changed
+
+    async def _load(self, table_id: int) -> LiveTable | None:
+        live = await super()._load(table_id)
+        if live is not None:
+            await self._read_presence(table_id)
+        return live
+
+    async def _renew_presence(self) -> None:
+        """Every third of the entries' life: renew ours, and drop the entries that expired (a
+        process that died) from what we show."""
+        if time.monotonic() - self._presence_renewed < PRESENCE_TTL / 3:
+            return
+        self._presence_renewed = time.monotonic()
+        for table_id in list(self._shown):
+            live = self._tables.get(table_id)
+            if live is not None:
+                await self._share_presence(live, force=True)
+        for table_id in list(self._remote):
+            await self._read_presence(table_id)
 
     async def refresh(self) -> None:
         """Bring every table held here up to date with the database."""
@@ -129,6 +217,7 @@ class ClusterManager(TableManager):
         self._idle_seen = {t: v for t, v in self._idle_seen.items() if t in idle}
         for live in list(self._tables.values()):
             self._schedule_bot(live)  # a bot left waiting when another process held the claim
+        await self._renew_presence()
         self._forget_idle()
 
     async def _hold(self, table_id: int) -> LiveTable | None:
@@ -155,3 +244,4 @@ class ClusterManager(TableManager):
             self._disarm(live)
             del self._tables[table_id]
             self._touched.pop(table_id, None)
+            self._remote.pop(table_id, None)

@@ -11,19 +11,27 @@ seconds anyway; a lost message delays an update, it never loses one.
 
 Messages of one table are coalesced: while the listener reloads a table, newer versions of it
 wait, and only the newest is handed over next.
+
+Presence (who has a table open, for the seats' "connected" flags) is kept in a Redis hash per
+table, one field per process with the players it has there and until when that holds (a process
+renews its fields; a dead one's expire), and announced as ``"p <table> <process>"``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import redis.asyncio as redis
 
 from .broker import Listener
+
+PresenceListener = Callable[[int, str], Coroutine[Any, Any, None]]
 
 log = logging.getLogger("tablee.broker")
 
@@ -41,12 +49,16 @@ class RedisBroker:
         self.url = url
         self.channel = f"{prefix}:tables"
         self.on_reconnect = on_reconnect
+        self.prefix = prefix
+        #: called with (table, process) when another process's presence at a table changed
+        self.on_presence: PresenceListener | None = None
         self._redis: redis.Redis | None = None
         self._listener: Listener | None = None
         self._reader: asyncio.Task[None] | None = None
         #: newest version heard per table, not handed to the listener yet
         self._pending: dict[int, int] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._presence_tasks: set[asyncio.Task[None]] = set()
         #: messages published and heard since start-up (metrics, tests)
         self.published = 0
         self.heard = 0
@@ -68,8 +80,60 @@ class RedisBroker:
         except Exception as exc:  # the change is committed; the others catch up by polling
             log.warning("could not publish table %s v%s: %s", table_id, version, exc)
 
+    # -- presence --------------------------------------------------------------------------------
+
+    def _presence_key(self, table_id: int) -> str:
+        return f"{self.prefix}:presence:{table_id}"
+
+    async def set_presence(
+        self, table_id: int, process: str, players: list[int], ttl: float, announce: bool = True
+    ) -> None:
+        """This process's players at a table (none: its field goes), valid for ``ttl`` seconds."""
+        if self._redis is None:
+            return
+        key = self._presence_key(table_id)
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                if players:
+                    value = json.dumps({"players": players, "until": time.time() + ttl})
+                    pipe.hset(key, process, value)
+                    pipe.expire(key, int(ttl) + 1)
+                else:
+                    pipe.hdel(key, process)
+                if announce:
+                    pipe.publish(self.channel, f"p {table_id} {process}")
+                await pipe.execute()
+        except Exception as exc:
+            log.warning("could not share the presence at table %s: %s", table_id, exc)
+
+    async def presence(self, table_id: int) -> dict[str, list[int]]:
+        """Players per process at a table, expired fields left out."""
+        if self._redis is None:
+            return {}
+        try:
+            raw: dict[Any, Any] = await self._redis.hgetall(  # type: ignore[misc]
+                self._presence_key(table_id)
+            )
+        except Exception as exc:
+            log.warning("could not read the presence at table %s: %s", table_id, exc)
+            return {}
+        now, out = time.time(), {}
+        for field, value in raw.items():
+            try:
+                data = json.loads(value)
+                if data["until"] >= now:
+                    name = field.decode() if isinstance(field, bytes) else str(field)
+                    out[name] = [int(p) for p in data["players"]]
+            except (ValueError, KeyError, TypeError):
+                continue
+        return out
+
     async def close(self) -> None:
-        tasks = [t for t in (self._reader, *self._workers.values()) if t is not None]
+        tasks = [
+            t
+            for t in (self._reader, *self._workers.values(), *self._presence_tasks)
+            if t is not None
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -113,8 +177,11 @@ class RedisBroker:
                 await asyncio.sleep(delay)
 
     def _heard(self, data: bytes | str) -> None:
+        raw = data.decode() if isinstance(data, bytes) else data
+        if raw.startswith("p "):
+            self._heard_presence(raw)
+            return
         try:
-            raw = data.decode() if isinstance(data, bytes) else data
             table, version = (int(x) for x in raw.split())
         except ValueError:
             log.warning("ignored a malformed message on %s: %r", self.channel, data)
@@ -125,6 +192,18 @@ class RedisBroker:
         if table not in self._workers:
             task = asyncio.get_running_loop().create_task(self._deliver(table))
             self._workers[table] = task
+
+    def _heard_presence(self, raw: str) -> None:
+        try:
+            _, table, process = raw.split()
+            table_id = int(table)
+        except ValueError:
+            log.warning("ignored a malformed message on %s: %r", self.channel, raw)
+            return
+        if self.on_presence is not None:
+            task = asyncio.get_running_loop().create_task(self.on_presence(table_id, process))
+            self._presence_tasks.add(task)
+            task.add_done_callback(self._presence_tasks.discard)
 
     async def _deliver(self, table: int) -> None:
         try:
