@@ -11,6 +11,12 @@ it produced, server CPU and memory (RSS, peak RSS); and the tablée/bare ratios.
 
     .venv/bin/python bench/load.py --tables 10,100,500 --seconds 20
 
+Several server processes (``--processes 2``) share one PostgreSQL database (``--database-url
+postgresql+asyncpg://...``, a new schema per run) and one Redis (``--redis-url``); the clients
+connect to them in turn, seat by seat, as a proxy without affinity would spread them, so that a
+table's players sit on different processes. ``--processes 1 --redis-url ...`` runs one process in
+the same mode, for comparison.
+
 Clients and server share the machine: on a small one the clients' own CPU is part of the figures.
 """
 
@@ -68,6 +74,8 @@ class Seat:
     seat: int
     hello: dict[str, Any]
     token: str | None = None
+    #: the server this seat's client connects to (None: the run's only one)
+    uri: str | None = None
 
 
 class Proc:
@@ -106,11 +114,61 @@ class Proc:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
+        if self.p.poll() is not None:
+            return
         self.p.terminate()
         try:
             self.p.wait(10)
         except subprocess.TimeoutExpired:
             self.p.kill()
+
+
+class Servers:
+    """Several server processes, measured together (CPU and memory added up)."""
+
+    def __init__(self, procs: list[Proc]) -> None:
+        self.procs = procs
+
+    def cpu(self) -> float:
+        return sum(p.cpu() for p in self.procs)
+
+    def status(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for p in self.procs:
+            for k, v in p.status().items():
+                out[k] = out.get(k, 0) + v
+        return out
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.stop()
+
+
+@contextlib.asynccontextmanager
+async def postgres_schema(url: str | None) -> Any:
+    """A new schema for the run on a PostgreSQL database (dropped after); None on SQLite."""
+    if url is None or not url.startswith("postgresql"):
+        yield None
+        return
+    import uuid
+
+    import asyncpg
+
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    plain = url.replace("+asyncpg", "")
+    conn = await asyncpg.connect(plain)
+    try:
+        await conn.execute(f'CREATE SCHEMA "{schema}"')
+    finally:
+        await conn.close()
+    try:
+        yield schema
+    finally:
+        conn = await asyncpg.connect(plain)
+        try:
+            await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        finally:
+            await conn.close()
 
 
 def choose(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
@@ -132,7 +190,7 @@ async def player(
 ) -> None:
     async with connecting:
         ws = await websockets.connect(
-            uri, max_size=None, ping_interval=None, compression=None, open_timeout=120
+            seat.uri or uri, max_size=None, ping_interval=None, compression=None, open_timeout=120
         )
     try:
         await ws.send(json.dumps(seat.hello))
@@ -267,7 +325,7 @@ async def drive(
     seconds: float,
     base_http: str | None,
     procs: int,
-    server: Proc,
+    server: Proc | Servers,
 ) -> Stats:
     """The seats are shared among ``procs`` client processes (a table's seats in one); the clock
     starts for all at once when every seat is connected."""
@@ -382,24 +440,31 @@ def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]
 async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
         url = args.database_url or f"sqlite+aiosqlite:///{tmp}/bench.db"
-        server = Proc(
-            [sys.executable, "-m", "tablee", "serve", "--port", str(port), "--database-url", url],
-            port,
-            {"TABLEE_LOG_LEVEL": "warning"},
-        )
-        try:
-            await server.ready("/api/games")
-            base = f"http://127.0.0.1:{port}"
-            t = time.monotonic()
-            seats = await setup_tablee(base, n, args.players, args.game)
-            print(f"  set-up of {n} tables: {time.monotonic() - t:.1f} s", flush=True)
-            ws = f"ws://127.0.0.1:{port}/ws"
-            stats = await drive(ws, seats, args.warmup, args.seconds, base, args.procs, server)
-            rows.append(summary("tablee", stats, args))
-        finally:
-            server.stop()
+        async with postgres_schema(args.database_url) as schema:
+            env = {"TABLEE_LOG_LEVEL": "warning"}
+            if schema is not None:
+                env["TABLEE_DATABASE_SCHEMA"] = schema
+            if args.redis_url:
+                env["TABLEE_REDIS_URL"] = args.redis_url
+                env["TABLEE_REDIS_PREFIX"] = f"bench{os.getpid()}{n}"
+            ports = [free_port() for _ in range(args.processes)]
+            serve = [sys.executable, "-m", "tablee", "serve", "--database-url", url]
+            servers = Servers([Proc([*serve, "--port", str(port)], port, env) for port in ports])
+            try:
+                await asyncio.gather(*(s.ready("/api/games") for s in servers.procs))
+                base = f"http://127.0.0.1:{ports[0]}"
+                t = time.monotonic()
+                seats = await setup_tablee(base, n, args.players, args.game)
+                print(f"  set-up of {n} tables: {time.monotonic() - t:.1f} s", flush=True)
+                for i, seat in enumerate(seats):
+                    seat.uri = f"ws://127.0.0.1:{ports[i % len(ports)]}/ws"
+                ws = f"ws://127.0.0.1:{ports[0]}/ws"
+                stats = await drive(ws, seats, args.warmup, args.seconds, base, args.procs, servers)
+                name = "tablee" if args.processes == 1 else f"tablee x{args.processes}"
+                rows.append(summary(name, stats, args))
+            finally:
+                servers.stop()
     size = rows[0]["frame bytes"]
     port = free_port()
     bare = Proc(
@@ -438,8 +503,23 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=20, help="measured time per run")
     p.add_argument("--warmup", type=float, default=3)
     p.add_argument("--database-url", default=None)
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes on one database (more than one: PostgreSQL and --redis-url)",
+    )
+    p.add_argument(
+        "--redis-url",
+        default=os.environ.get("TABLEE_REDIS_URL"),
+        help="Redis between the server processes (TABLEE_REDIS_URL)",
+    )
     p.add_argument("--procs", type=int, default=2, help="client processes")
     args = p.parse_args()
+    if args.processes > 1 and not (
+        args.redis_url and (args.database_url or "").startswith("postgresql")
+    ):
+        p.error("--processes above 1 needs --database-url postgresql+asyncpg://... and --redis-url")
     _raise_fd_limit()
     cols = [
         "server",
