@@ -138,3 +138,15 @@ def test_nginx_accepts_the_proxy_config(tmp_path: Path) -> None:
         check=False,
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_app_answers_the_image_healthcheck(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from tablee.api import create_app
+
+    path = re.search(r"/healthz", " ".join(_final_stage(_dockerfile())))
+    assert path is not None
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/t.db", redis_url=None)
+    with TestClient(create_app(settings)) as client:
+        assert client.get(path[0]).status_code == 200

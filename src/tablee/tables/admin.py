@@ -60,7 +60,7 @@ async def close(manager: TableManager, table_id: int, reason: str, by: str) -> L
         }
         return [{"type": "table_closed", "seat": None, "reason": reason, "by": by}]
 
-    async with live.lock:
+    async with manager._locked(live):
         await manager._change(live, change)
     log.info("table closed: %s", reason, extra={"table": table_id, "seat": None, "by": by})
     return live
@@ -97,7 +97,7 @@ async def kick(
             }
         ]
 
-    async with live.lock:
+    async with manager._locked(live):
         await manager._change(live, change)
     log.info(
         "seat kicked (%s): %s",
@@ -131,7 +131,7 @@ async def set_timer(manager: TableManager, table_id: int, seconds: float | None)
             )
         return [{"type": "timer_changed", "seat": None, "turn_seconds": seconds}]
 
-    async with live.lock:
+    async with manager._locked(live):
         await manager._change(live, change)
     return live
 
@@ -176,7 +176,7 @@ async def renamed(
                 rec.creator_name = name
             return events
 
-        async with live.lock:
+        async with manager._locked(live):
             await manager._change(live, change)
         out.append(table_id)
     return out
