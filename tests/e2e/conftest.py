@@ -21,7 +21,14 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 CHROMIUM = os.environ.get("TABLEE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -36,6 +43,9 @@ CHROMIUM_ARGS = [
 ]
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
+
+# A busy machine (CI has two cores) may take a few seconds to draw a page: every wait gets 15 s.
+expect.set_options(timeout=15_000)
 
 # Playwright must never fetch a browser of its own.
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")

@@ -1,4 +1,14 @@
-"""What a player does in the browser, as small steps the tests combine."""
+"""What a player does in the browser, as small steps the tests combine.
+
+Robots move 50 ms after the table starts waiting on them, so what the page shows between two of
+their moves lasts a few milliseconds. These helpers therefore look at the table and act only
+when it waits on this player alone (``to_act`` is this seat): nothing can change then until the
+player moves, so what the test reads is still true when it checks it, and the player's choices
+are the same on every run (a fixed seed then fixes the whole game). The page tells its state in
+``#table``'s data attributes: ``version``, ``phase``, ``over``, ``mine`` (some action is legal),
+``seat``, ``toAct``, ``busy`` (a move is on its way: from the click until the state that follows
+it is drawn) and ``refused`` (how many moves the server refused).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +17,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+#: The table waits on this player (and the last move's state is drawn), or the game is over.
+_WAITS_ON_ME = """() => {
+  const t = document.querySelector('#table');
+  if (!t || !t.dataset.version) return false;
+  if (t.dataset.over === '1') return true;
+  return t.dataset.busy !== '1' && t.dataset.mine === '1' && t.dataset.seat !== ''
+    && t.dataset.toAct === t.dataset.seat;
+}"""
 
 
 def enter(page: Page, url: str, name: str) -> None:
@@ -18,13 +36,17 @@ def enter(page: Page, url: str, name: str) -> None:
     expect(page.locator(".game-tile").first).to_be_visible()
 
 
-def create_table(page: Page, game: str, players: int | None = None, bots: str = "all") -> int:
-    """Creates a table from the lobby form; returns its id once the table page shows."""
+def create_table(
+    page: Page, game: str, players: int | None = None, people: Sequence[int] = ()
+) -> int:
+    """Creates a table from the lobby form, every other seat a robot except the seats in
+    ``people`` (0-based, left for persons); returns its id once the table page shows."""
     page.click(f'.game-tile[data-game="{game}"]')
     if players is not None:
         page.click(f'[data-players="{players}"]')
-    if bots == "all":
-        page.click("text=tout en robots")
+    page.click("text=tout en robots")
+    for seat in people:
+        page.click(f'.seat-choice[data-seat="{seat}"]')
     page.click("#create")
     page.wait_for_url(re.compile(r"#/table/\d+"))
     return int(page.url.rsplit("/", 1)[1])
@@ -40,24 +62,54 @@ def state(page: Page) -> dict[str, str]:
     return data
 
 
-def wait_version_change(page: Page, old: str, timeout: float = 15_000) -> None:
-    page.wait_for_function(
-        "old => { const t = document.querySelector('#table');"
-        " return t && t.dataset.version !== old && !document.querySelector('#actions.busy'); }",
-        arg=old,
-        timeout=timeout,
+def hand(page: Page) -> list[str]:
+    cards: list[str] = page.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
     )
+    return cards
 
 
-def wait_my_turn_or_over(page: Page, timeout: float = 20_000) -> str:
-    """Waits until this player may act or the game is over; returns "mine" or "over"."""
-    page.wait_for_function(
-        "() => { const t = document.querySelector('#table');"
-        " return t && (t.dataset.over === '1' || (t.dataset.mine === '1'"
-        " && !document.querySelector('#actions.busy'))); }",
-        timeout=timeout,
-    )
+def toast_text(page: Page) -> str:
+    box = page.locator("#toast")
+    return box.inner_text() if box.count() else ""
+
+
+def waits_on_me(page: Page) -> bool:
+    """The table waits on this player alone (or the game is over), as drawn now."""
+    return bool(page.evaluate(f"({_WAITS_ON_ME})()"))
+
+
+def wait_turn(page: Page, timeout: float = 20_000) -> str:
+    """Waits until the table waits on this player alone, or the game is over; returns "mine"
+    or "over"."""
+    page.wait_for_function(_WAITS_ON_ME, timeout=timeout)
     return "over" if state(page)["over"] == "1" else "mine"
+
+
+def wait_version_change(
+    page: Page, old: str, refused: str | None = None, timeout: float = 15_000
+) -> None:
+    """Waits until a state newer than version ``old`` is drawn and no move is on its way; fails
+    at once, with the server's reason, when a move was refused (the page counted more refusals
+    than ``refused``, read before the click)."""
+    if refused is None:
+        refused = state(page)["refused"]
+    page.wait_for_function(
+        "([old, refused]) => { const t = document.querySelector('#table');"
+        " return t && (t.dataset.refused !== refused"
+        " || (t.dataset.version !== old && t.dataset.busy !== '1')); }",
+        arg=[old, refused],
+        timeout=timeout,
+    )
+    if state(page)["refused"] != refused:
+        raise AssertionError(f"the server refused the move: {toast_text(page)}")
+
+
+def act(page: Page, selector: str) -> None:
+    """Clicks a control that sends a move, then waits for the state that follows it."""
+    before = state(page)
+    page.click(selector)
+    wait_version_change(page, before["version"], before["refused"])
 
 
 def _first(page: Page, selectors: Sequence[str]) -> Any:
@@ -68,50 +120,39 @@ def _first(page: Page, selectors: Sequence[str]) -> Any:
     return None
 
 
+# The control a player without a preference clicks: a pending choice first, then a card.
+_DEFAULT_ORDER = (
+    "#actions .btn.confirm",
+    "#actions .group .btn.choice:not(.back)",
+    # one card on each side at most (a freeze swap: theirs, then yours)
+    "#felt:not(:has(.card.selected)) .card.playable",
+    "#hand:not(:has(.card.selected)) .card.playable",
+    "#actions .btn.action",
+    "#actions .btn.mode",
+    "#hand .card.playable:not(.selected)",
+)
+
+
 def step(page: Page, prefer: Sequence[str] = ()) -> str:
     """One move of this player, made the way a person would: a preferred control if one shows,
     else the first legal card (selected, then confirmed or its variant chosen), else the first
-    button. Returns a short description of what was clicked."""
-    old = state(page)["version"]
+    button. Called when the table waits on this player, so no control goes away meanwhile.
+    Returns a short description of what was clicked."""
+    before = state(page)
+    assert waits_on_me(page) and before["over"] == "0", f"not this player's turn: {before}"
+    old, refused = before["version"], before["refused"]
     done: list[str] = []
     for _ in range(8):
-        target = _first(page, [f"#actions {p}" for p in prefer] + [f"#hand {p}" for p in prefer])
+        preferred = [f"#actions {p}" for p in prefer] + [f"#hand {p}" for p in prefer]
+        target = _first(page, preferred) or _first(page, _DEFAULT_ORDER)
         if target is None:
-            target = _first(
-                page,
-                [
-                    "#actions .btn.confirm",
-                    "#actions .group .btn.choice:not(.back)",
-                    # one card on each side at most (a freeze swap: theirs, then yours)
-                    "#felt:not(:has(.card.selected)) .card.playable",
-                    "#hand:not(:has(.card.selected)) .card.playable",
-                    "#actions .btn.action",
-                    "#actions .btn.mode",
-                    "#hand .card.playable:not(.selected)",
-                ],
-            )
-        if target is None:
-            if state(page)["mine"] != "1":
-                return " > ".join(done) or "(nothing: no longer this player's turn)"
-            # a state is being drawn (an out-of-turn window opening or closing): look again
-            page.wait_for_timeout(150)
-            continue
-        try:
-            done.append(
-                target.evaluate(
-                    "el => el.dataset.card || el.dataset.action || el.textContent", timeout=2000
-                )
-            )
-            target.click(timeout=2000)
-        except PlaywrightTimeout:
-            # the control went away: another seat moved and the legal actions changed
-            done.append("(gone)")
-            continue
-        if page.locator("#actions.busy").count() or state(page)["version"] != old:
-            wait_version_change(page, old)
+            break
+        done.append(target.evaluate("el => el.dataset.card || el.dataset.action || el.textContent"))
+        target.click()
+        now = state(page)
+        if now["busy"] == "1" or now["version"] != old or now["refused"] != refused:
+            wait_version_change(page, old, refused)
             return " > ".join(done)
-    if state(page)["mine"] != "1" or state(page)["version"] != old:
-        return " > ".join(done) or "(the table moved on)"
     raise AssertionError(
         f"no move could be made; clicked: {done}; state {state(page)};"
         f" panel: {page.inner_html('#actions')[:600]}"
@@ -122,7 +163,7 @@ def play(page: Page, moves: int, prefer: Sequence[str] = ()) -> list[str]:
     """Up to ``moves`` moves of this player; stops early when the game is over."""
     log = []
     for _ in range(moves):
-        if wait_my_turn_or_over(page) == "over":
+        if wait_turn(page) == "over":
             break
         log.append(step(page, prefer))
     return log

@@ -1,5 +1,11 @@
 """The browser client end to end: arrival, lobby, tables of every game played by clicking, what a
-spectator sees, reloads and reconnections. Every test also fails on any console error."""
+spectator sees, reloads and reconnections. Every test also fails on any console error.
+
+Deterministic by construction: every table is dealt from a fixed seed, the robots are the
+table's own auto-player (the same on every run), and the player acts and looks only when the
+table waits on them (see ``helpers``). What a test checks after a robot's turn is made durable
+by the seed: ``seed_where`` picks a deal where, say, the colour chosen is still in force when the
+turn comes back; the robots' turns are replayed here with the same policy the server uses."""
 
 from __future__ import annotations
 
@@ -9,19 +15,24 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tablee import bots
 from tablee.engine import get_game
 from tablee.games import game_names
 
 from .conftest import LiveServer, Pages, screenshot
 from .helpers import (
+    act,
     create_table,
     enter,
+    hand,
     play,
     state,
     step,
-    wait_my_turn_or_over,
-    wait_version_change,
+    wait_turn,
 )
+
+#: The seed of every table a test creates, unless the test picks one.
+DEFAULT_SEED = 7
 
 
 def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -32,10 +43,26 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     monkeypatch.setattr(manager.secrets, "randbits", lambda bits: seed)
 
 
-def seed_where(game: str, players: int, good: Any, tries: int = 500) -> int:
+@pytest.fixture(autouse=True)
+def _same_deal_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    fixed_seed(monkeypatch, DEFAULT_SEED)
+
+
+def robots_until_me(g: Any, s: Any, me: int = 0) -> Any:
+    """The robots' moves (the server's bot policy) until the table waits on ``me`` again."""
+    for _ in range(1000):
+        if g.is_over(s) or tuple(g.to_act(s)) == (me,):
+            return s
+        seat = g.to_act(s)[0]
+        s, _ = g.apply(s, seat, bots.auto(g, s, seat))
+    raise AssertionError("the robots never gave the turn back")
+
+
+def seed_where(game: str, players: int, good: Any, tries: int = 2000) -> int:
     g = get_game(game)
     for seed in range(1, tries):
-        if good(g, g.new(players=players, seed=seed)):
+        s = g.new(players=players, seed=seed)
+        if tuple(g.to_act(s)) == (0,) and good(g, s):
             return seed
     raise AssertionError(f"no seed found for {game}")
 
@@ -58,26 +85,29 @@ def test_arrival_then_back_as_the_same_player(server: LiveServer, pages: Pages) 
 def test_contrecarte_played_to_the_end_with_a_colour_choice(
     server: LiveServer, pages: Pages, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def two_jokers(g: Any, s: Any) -> bool:
-        hand = g.view(s, 0)["hand"]
-        return sum(c in ("W", "W+4") for c in hand) >= 2
+    def blue_still_in_force(g: Any, s: Any) -> bool:
+        if "W+4" not in g.view(s, 0)["hand"]:
+            return False
+        s, _ = g.apply(s, 0, {"type": "play", "card": "W+4", "color": "B"})
+        s = robots_until_me(g, s)
+        return not g.is_over(s) and g.view(s, 0)["color"] == "B"
 
-    fixed_seed(monkeypatch, seed_where("contrecarte", 2, two_jokers))
+    fixed_seed(monkeypatch, seed_where("contrecarte", 2, blue_still_in_force))
     page = pages.new()
     enter(page, server.url, "Alice")
     create_table(page, "contrecarte", players=2)
-    expect(page.locator("#hand .card").first).to_be_visible()
+    assert wait_turn(page) == "mine"
     expect(page.locator("#hand .card")).to_have_count(7)
     screenshot(page, "contrecarte")
 
-    # the joker first: it asks for a colour, and the colour chosen is in force
-    assert wait_my_turn_or_over(page) == "mine"
-    jokers = '#hand .card.playable[data-card="W"], #hand .card.playable[data-card="W+4"]'
-    page.locator(jokers).first.click()
+    # the +4 asks for a colour; the colour chosen is in force when the turn comes back
+    page.click('#hand .card.playable[data-card="W+4"]')
     expect(page.locator("#actions .btn.swatch")).to_have_count(4)
-    page.click('#actions .btn.swatch[data-value="\\"B\\""]')
+    act(page, '#actions .btn.swatch[data-value="\\"B\\""]')
+    expect(page.locator("#log")).to_contain_text("Alice pose +4 et choisit bleu")
+    assert wait_turn(page) == "mine"
     expect(page.locator("#color")).to_contain_text("bleu")
-    expect(page.locator("#log")).to_contain_text("et choisit bleu")
+    expect(page.locator("#log")).to_contain_text("le +4")
 
     say_carte = [
         'button[data-key="announce"][data-value="true"]',
@@ -94,6 +124,7 @@ def test_contrecarte_played_to_the_end_with_a_colour_choice(
     # a rematch: the only person at the table agrees, and a new game is dealt
     result.locator("#rematch").click()
     expect(result).to_be_hidden()
+    assert wait_turn(page) == "mine"
     expect(page.locator("#hand .card")).to_have_count(7)
     expect(page.locator("#log")).to_contain_text("Revanche")
 
@@ -104,17 +135,14 @@ def test_belote_from_the_lobby_through_bidding_tricks_reload_and_a_spectator(
     page = pages.new()
     enter(page, server.url, "Bruno")
     table = create_table(page, "belote")
-    expect(page.locator("#hand .card").first).to_be_visible()
-    # bidding: take the turned card when asked (the bots may take first)
-    while state(page)["phase"] == "bidding":
-        if wait_my_turn_or_over(page) == "over":
-            break
-        if state(page)["phase"] != "bidding":
-            break
+    # bidding: take the turned card when asked
+    while wait_turn(page) == "mine" and state(page)["phase"] == "bidding":
         step(page, prefer=['button[data-type="take"]'])
     expect(page.locator("#trump")).to_be_visible()
+    expect(page.locator("#hand .card")).to_have_count(8)
     while int(state(page)["tricks"] or 0) < 3:
         play(page, 1)
+    assert wait_turn(page) == "mine"
     expect(page.locator("#log")).to_contain_text("remporte le pli")
     screenshot(page, "belote")
 
@@ -128,12 +156,11 @@ def test_belote_from_the_lobby_through_bidding_tricks_reload_and_a_spectator(
     expect(watcher.locator("#hand")).to_contain_text("mains restent cachées")
     screenshot(watcher, "belote-spectator")
 
-    # a reload mid-game restores the same table and hand
-    before = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    # a reload mid-game restores the same table and hand (the table waits on this player)
+    before = hand(page)
     page.reload()
-    expect(page.locator("#hand .card").first).to_be_visible()
-    after = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
-    assert after == before
+    assert wait_turn(page) == "mine"
+    assert hand(page) == before
     assert state(page)["phase"] == "play"
     play(page, 2)
 
@@ -143,53 +170,86 @@ def test_tarot_through_the_ecart(
 ) -> None:
     def bots_pass_after_a_prise(g: Any, s: Any) -> bool:
         s, _ = g.apply(s, 0, {"type": "bid", "contract": "prise"})
-        for seat in (1, 2, 3):
-            s, _ = g.apply(s, seat, g.auto_action(s, seat))
-        return bool(g.view(s, 0)["phase"] == "ecart")
+        return bool(g.view(robots_until_me(g, s), 0)["phase"] == "ecart")
 
     fixed_seed(monkeypatch, seed_where("tarot", 4, bots_pass_after_a_prise))
     page = pages.new()
     enter(page, server.url, "Denis")
     create_table(page, "tarot", players=4)
-    wait_my_turn_or_over(page)
-    page.click('#actions button[data-value="\\"prise\\""]')
-    page.wait_for_function("() => document.querySelector('#table').dataset.phase === 'ecart'")
+    assert wait_turn(page) == "mine"
+    act(page, '#actions button[data-value="\\"prise\\""]')
+    assert wait_turn(page) == "mine"
+    assert state(page)["phase"] == "ecart"
     expect(page.locator("#chien .card")).to_have_count(6)
     expect(page.locator("#hand .card")).to_have_count(24)
     screenshot(page, "tarot-ecart")
     # the first card of the écart: select, confirm; the rest in one click each (the setting)
-    wait_my_turn_or_over(page)
     first = page.locator("#hand .card.playable").first
     put_aside = first.get_attribute("data-card")
     first.click()
     expect(page.locator("#actions .btn.confirm")).to_contain_text("Écarter")
-    page.click("#actions .btn.confirm")
+    act(page, "#actions .btn.confirm")
     expect(page.locator("#ecart .card")).to_have_count(1)
-    assert page.locator(f'#ecart .card[data-card="{put_aside}"]').count() == 1
+    expect(page.locator(f'#ecart .card[data-card="{put_aside}"]')).to_have_count(1)
     page.check("#oneclick")
     for n in range(2, 7):
-        wait_my_turn_or_over(page)
-        version = state(page)["version"]
-        page.locator("#hand .card.playable").first.click()
-        wait_version_change(page, version)
+        assert wait_turn(page) == "mine"
+        act(page, "#hand .card.playable >> nth=0")
         if n < 6:
             expect(page.locator("#ecart .card")).to_have_count(n)
-    page.wait_for_function("() => document.querySelector('#table').dataset.phase !== 'ecart'")
+    assert wait_turn(page) == "mine"
+    assert state(page)["phase"] != "ecart"
     expect(page.locator("#hand .card")).to_have_count(18)
     play(page, 4, prefer=['button[data-type="no_chelem"]'])
+    assert wait_turn(page) == "mine"
     expect(page.locator("#contract")).to_contain_text("prise")
     screenshot(page, "tarot")
+
+
+def test_tarot_at_five_the_taker_calls_a_king(
+    server: LiveServer, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def call_after_a_prise(g: Any, s: Any) -> bool:
+        if "KH" in g.view(s, 0)["hand"]:
+            return False
+        s, _ = g.apply(s, 0, {"type": "bid", "contract": "prise"})
+        return bool(g.view(robots_until_me(g, s), 0)["phase"] == "call")
+
+    fixed_seed(monkeypatch, seed_where("tarot", 5, call_after_a_prise))
+    page = pages.new()
+    enter(page, server.url, "Denis")
+    create_table(page, "tarot", players=5)
+    assert wait_turn(page) == "mine"
+    expect(page.locator("#hand .card")).to_have_count(15)
+    act(page, '#actions button[data-value="\\"prise\\""]')
+    assert wait_turn(page) == "mine"
+    assert state(page)["phase"] == "call"
+    # the kings are not cards to play from the hand: a row of buttons, one per king
+    calls = page.locator('#actions button[data-type="call"]')
+    expect(calls).to_have_count(4)
+    expect(page.locator("#actions")).to_contain_text("Appeler")
+    expect(page.locator("#status")).to_contain_text("Appelez un roi")
+    screenshot(page, "tarot-5-call")
+    act(page, '#actions button[data-type="call"][data-value="\\"KH\\""]')
+    expect(page.locator("#log")).to_contain_text("Denis appelle R♥")
+    expect(page.locator('#called .card[data-card="KH"]')).to_be_visible()
+    # then the chien of three cards and the écart
+    assert wait_turn(page) == "mine"
+    assert state(page)["phase"] == "ecart"
+    expect(page.locator("#chien .card")).to_have_count(3)
+    expect(page.locator("#hand .card")).to_have_count(18)
 
 
 @pytest.mark.parametrize("game", game_names())
 def test_every_game_has_a_playable_table(server: LiveServer, pages: Pages, game: str) -> None:
     g = get_game(game)
+    players = min(max(4, g.min_players), g.max_players)
     page = pages.new()
     enter(page, server.url, "Émile")
-    create_table(page, game, players=min(max(4, g.min_players), g.max_players))
-    page.wait_for_function("() => document.querySelector('#table')?.dataset.version")
+    create_table(page, game, players=players)
     play(page, 4)
-    assert page.locator("#felt .seat").count() == min(max(4, g.min_players), g.max_players)
+    expect(page.locator("#felt .seat")).to_have_count(players)
+    wait_turn(page)
     screenshot(page, f"table-{game}")
 
 
@@ -197,7 +257,7 @@ def test_phone_layout(server: LiveServer, pages: Pages) -> None:
     page = pages.new(width=390, height=800)
     enter(page, server.url, "Fanny")
     create_table(page, "belote")
-    expect(page.locator("#hand .card").first).to_be_visible()
+    assert wait_turn(page) == "mine"
     screenshot(page, "phone-belote")
     # the whole hand fits the screen's width
     boxes = [c.bounding_box() for c in page.locator("#hand .card").all()]
@@ -209,15 +269,16 @@ def test_reconnects_and_resyncs_after_a_server_restart(server: LiveServer, pages
     enter(page, server.url, "Gaspard")
     create_table(page, "barbu")
     play(page, 2)
-    before = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert wait_turn(page) == "mine"
+    before = hand(page)
     server.restart()
     # the page reconnects by itself (no reload) and carries on with the same game
     page.wait_for_function(
         "() => document.querySelector('#conn').classList.contains('open')", timeout=20_000
     )
     expect(page.locator("#table")).not_to_have_class(re.compile("offline"))
-    after = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
-    assert set(after) <= set(before)
+    assert wait_turn(page) == "mine"
+    assert hand(page) == before
     play(page, 2)
     # the browser reports the refused connections while the server was down: those only
     down = ("WebSocket", "ERR_CONNECTION")
@@ -244,55 +305,105 @@ def test_waiting_room_join_from_the_lobby_and_turn_timer(server: LiveServer, pag
     # the last seat taken, the game starts for both, each with a hand of their own
     expect(guest.locator("#hand .card").first).to_be_visible()
     expect(host.locator("#hand .card").first).to_be_visible()
-    guest_hand = guest.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
-    host_hand = host.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
-    assert not set(guest_hand) & set(host_hand)
-    # the seat to act shows a countdown bar
-    expect(host.locator("#felt .seat.to-act .timer")).to_be_visible()
+    assert not set(hand(guest)) & set(hand(host))
+    # the seat to act shows a countdown bar (the host speaks first: the table waits on her)
+    assert wait_turn(host) == "mine"
+    expect(host.locator('#felt .seat.to-act[data-seat="0"] .timer')).to_be_visible()
+    expect(host.locator("#status .timer")).to_be_visible()
 
 
-def test_contree_bid_in_two_steps_then_a_contre_or_a_pass(server: LiveServer, pages: Pages) -> None:
+def test_contree_bid_in_two_steps_then_play(server: LiveServer, pages: Pages) -> None:
     page = pages.new()
     enter(page, server.url, "Julie")
     create_table(page, "contree")
-    assert wait_my_turn_or_over(page) == "mine"
+    assert wait_turn(page) == "mine"
     # the value first, then the suit: 40 bids read as two short rows of buttons
     page.click('#actions button[data-key="value"][data-value="90"]')
     suits = page.locator('#actions button[data-key="suit"]')
     expect(suits).to_have_count(4)
     expect(page.locator("#actions .back")).to_contain_text("90")
-    version = state(page)["version"]
-    page.click('#actions button[data-key="suit"][data-value="\\"H\\""]')
-    wait_version_change(page, version)
-    expect(page.locator("#log")).to_contain_text("Julie annonce 90 ♥ cœur")
     screenshot(page, "contree-bidding")
-    play(page, 6, prefer=['button[data-type="pass"]', 'button[data-type="decline"]'])
+    act(page, '#actions button[data-key="suit"][data-value="\\"H\\""]')
+    expect(page.locator("#log")).to_contain_text("Julie annonce 90 ♥ cœur")
+    # the robots do not bid over 90 nor contre: the contract is Julie's, and the play starts
+    assert wait_turn(page) == "mine"
+    assert state(page)["phase"] == "play"
+    expect(page.locator("#contract")).to_contain_text("Julie, 90 ♥ cœur")
+    play(page, 6)
+
+
+def test_contree_contre_then_surcontre_between_two_players(
+    server: LiveServer, pages: Pages
+) -> None:
+    julie = pages.new()
+    enter(julie, server.url, "Julie")
+    table = create_table(julie, "contree", people=[1])
+    expect(julie.locator(".waiting")).to_contain_text("En attente des joueurs")
+    bob = pages.new()
+    enter(bob, server.url, "Bob")
+    bob.goto(f"{server.url}#/table/{table}")
+    bob.click('button[data-join-seat="1"]')
+    # Julie speaks first: 80 spades
+    assert wait_turn(julie) == "mine"
+    julie.click('#actions button[data-key="value"][data-value="80"]')
+    act(julie, '#actions button[data-key="suit"][data-value="\\"S\\""]')
+    # Bob, her opponent, contres
+    assert wait_turn(bob) == "mine"
+    # Julie's bid in her bubble and as the bid to beat (the table waits on Bob: nothing moves)
+    expect(bob.locator('#felt .seat[data-seat="0"] .bubble')).to_have_text("80 ♠ pique")
+    expect(bob.locator("#contract")).to_contain_text("Julie, 80 ♠ pique")
+    contre = bob.locator('#actions button[data-type="contre"]')
+    expect(contre).to_have_text("Contrer !")
+    screenshot(bob, "contree-contre")
+    act(bob, '#actions button[data-type="contre"]')
+    # the bidding stops; the bidder may surcontre, or not
+    assert wait_turn(julie) == "mine"
+    assert state(julie)["phase"] == "surcontre"
+    expect(julie.locator("#status")).to_contain_text("surcontrer")
+    expect(julie.locator('#actions button[data-type="decline"]')).to_have_text("Ne pas surcontrer")
+    screenshot(julie, "contree-surcontre")
+    act(julie, '#actions button[data-type="surcontre"]')
+    for page in (julie, bob):
+        expect(page.locator("#log")).to_contain_text("Bob contre !")
+        expect(page.locator("#log")).to_contain_text("Julie surcontre !")
+        expect(page.locator("#contract")).to_contain_text("Julie, 80 ♠ pique surcontré")
+    # the play starts with Julie's lead
+    assert wait_turn(julie) == "mine"
+    assert state(julie)["phase"] == "play"
+    play(julie, 1)
 
 
 def test_freeze_draw_then_keep_the_card_in_place_of_one_of_yours(
-    server: LiveServer, pages: Pages
+    server: LiveServer, pages: Pages, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    def kept_card_stays(g: Any, s: Any) -> bool:
+        s, _ = g.apply(s, 0, {"type": "draw"})
+        drawn = g.view(s, 0)["drawn"]
+        s, _ = g.apply(s, 0, {"type": "replace", "line": 0, "slot": 0})
+        s = robots_until_me(g, s)
+        return not g.is_over(s) and g.view(s, 0)["hand"][0][0] == drawn
+
+    fixed_seed(monkeypatch, seed_where("freeze", 3, kept_card_stays))
     page = pages.new()
     enter(page, server.url, "Karim")
     create_table(page, "freeze", players=3)
+    assert wait_turn(page) == "mine"
     expect(page.locator("#hand .layout.mine .card")).to_have_count(4)
     # the bottom line is known from the deal, the top line is not
     expect(page.locator("#hand .layout.mine .card.back")).to_have_count(2)
-    assert wait_my_turn_or_over(page) == "mine"
-    version = state(page)["version"]
-    page.click("#stock .card.playable")
-    wait_version_change(page, version)
+    act(page, "#stock .card.playable")
+    assert wait_turn(page) == "mine"
     expect(page.locator("#drawn .card")).to_be_visible()
     drawn = page.locator("#drawn .card").get_attribute("data-card")
     page.click('#actions button[data-mode="replace"]')
     targets = page.locator("#hand .layout.mine .card.playable")
     expect(targets).to_have_count(4)
-    version = state(page)["version"]
-    page.locator('#hand .layout.mine .card.playable[data-line="0"][data-slot="0"]').click()
-    wait_version_change(page, version)
+    act(page, '#hand .layout.mine .card.playable[data-line="0"][data-slot="0"]')
     expect(page.locator("#log")).to_contain_text("Karim garde sa carte")
-    # the card kept is now known, face up, in the top line
-    expect(page.locator(f'#hand .layout.mine .card[data-card="{drawn}"]')).to_have_count(1)
+    # the card kept is now known, face up, in the top line (still there when the turn is back)
+    assert wait_turn(page) == "mine"
+    kept = page.locator(f'#hand .layout.mine .card[data-card="{drawn}"]')
+    expect(kept).to_have_count(1)
     screenshot(page, "freeze")
 
 
@@ -300,30 +411,73 @@ def test_freeze_draw_then_keep_the_card_in_place_of_one_of_yours(
 def test_yaniv_discard_a_set_then_draw_from_the_stock(
     server: LiveServer, pages: Pages, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def a_pair(g: Any, s: Any) -> bool:
-        ranks = [c[0] for c in g.view(s, 0)["hand"] if c not in ("X1", "X2")]
-        return any(ranks.count(r) >= 2 for r in ranks)
+    def pair_of(cards: list[str]) -> list[str]:
+        ranks = [c[0] for c in cards if c not in ("X1", "X2")]
+        rank = next((r for r in ranks if ranks.count(r) >= 2), None)
+        return [c for c in cards if c[0] == rank][:2] if rank else []
 
-    fixed_seed(monkeypatch, seed_where("yaniv", 2, a_pair))
+    def a_pair_and_the_round_goes_on(g: Any, s: Any) -> bool:
+        pair = pair_of(g.view(s, 0)["hand"])
+        if not pair:
+            return False
+        s, _ = g.apply(s, 0, {"type": "discard", "cards": pair})
+        s, _ = g.apply(s, 0, {"type": "draw", "from": "stock"})
+        s = robots_until_me(g, s)
+        return bool(g.view(s, 0)["deal"] == 1 and g.view(s, 0)["phase"] == "turn")
+
+    fixed_seed(monkeypatch, seed_where("yaniv", 2, a_pair_and_the_round_goes_on))
     page = pages.new()
     enter(page, server.url, "Léa")
     create_table(page, "yaniv", players=2)
-    assert wait_my_turn_or_over(page) == "mine"
-    hand = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
-    ranks = [c[0] for c in hand if c not in ("X1", "X2")]
-    pair = [c for c in hand if c[0] == next(r for r in ranks if ranks.count(r) >= 2)][:2]
+    assert wait_turn(page) == "mine"
+    pair = pair_of(hand(page))
     # several cards are selected, then discarded together
     for card in pair:
         page.click(f'#hand .card[data-card="{card}"]')
     expect(page.locator("#hand .card.selected")).to_have_count(2)
-    version = state(page)["version"]
-    page.click("#actions .btn.confirm")
-    wait_version_change(page, version)
+    act(page, "#actions .btn.confirm")
+    assert wait_turn(page) == "mine"
     expect(page.locator("#laid .card")).to_have_count(2)
     # then the draw: the stock, or a card of the previous discard
-    version = state(page)["version"]
-    page.click("#stock .card.playable")
-    wait_version_change(page, version)
-    expect(page.locator("#hand .card")).to_have_count(4)
+    act(page, "#stock .card.playable")
     expect(page.locator("#log")).to_contain_text("Léa défausse")
+    assert wait_turn(page) == "mine"
+    expect(page.locator("#hand .card")).to_have_count(4)
     screenshot(page, "yaniv")
+
+
+def test_refusals_are_told_in_french_with_the_servers_reason(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.new()
+    enter(page, server.url, "Marius")
+    told = page.evaluate(
+        """async () => {
+        const m = await import('/js/errors.js');
+        return [
+          m.errorText({code: 'not_your_turn', message: 'it is not your turn'}),
+          m.errorText({code: 'illegal_action', message: 'you must follow hearts'}),
+          m.errorText({code: 'seat_taken', message: 'seat 2 is taken'}),
+          m.errorText({code: 'something_new', message: 'a reason'}),
+          m.errorText({status: 404, message: 'there is no table 9'}),
+        ];
+      }"""
+    )
+    assert told == [
+        "Ce n'est pas à vous de jouer. — it is not your turn",
+        "Ce coup n'est pas permis. — you must follow hearts",
+        "Cette place vient d'être prise. — seat 2 is taken",
+        "a reason",
+        "Cette table n'existe pas (ou plus). — there is no table 9",
+    ]
+    # a refusal from the server, through the REST client: the sentence, then the reason
+    page.evaluate(
+        """async () => {
+        const [{ api }, { toastError }] = await Promise.all([import('/js/api.js'), import('/js/dom.js')]);
+        try { await api.start(999999, true); } catch (e) { toastError(e); }
+      }"""
+    )
+    expect(page.locator("#toast .toast-text")).to_have_text("Cette table n'existe pas (ou plus).")
+    expect(page.locator("#toast .toast-detail")).to_contain_text("999999")
+    # the browser logs the 404 it was answered: that line only
+    pages.errors[:] = [e for e in pages.errors if "status of 404" not in e]

@@ -24,6 +24,8 @@ export class ApiError extends Error {
     super(message);
     this.status = status;
     this.body = body;
+    // the server's error code (`{"detail": ..., "code": ...}`), for a French sentence
+    this.code = body && typeof body === "object" && typeof body.code === "string" ? body.code : undefined;
   }
 }
 
@@ -56,7 +58,7 @@ async function call(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "serveur injoignable", null);
+    throw Object.assign(new ApiError(0, "serveur injoignable", null), { code: "offline" });
   }
   let data = null;
   const text = await res.text();

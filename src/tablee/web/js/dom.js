@@ -1,5 +1,7 @@
 // Tiny DOM helpers: the client builds its pages from plain elements, no framework.
 
+import { describeError } from "./errors.js";
+
 /**
  * h("div.seat.me", {onclick, title, dataset: {...}}, child, "text", [children]...)
  * Attributes starting with "on" become listeners; `class` adds classes; false/null children vanish.
@@ -58,14 +60,15 @@ export function replace(el, ...children) {
 
 let toastTimer = null;
 
-/** A short message at the bottom of the screen (errors from the server, confirmations). */
-export function toast(message, kind = "info") {
+/** A short message at the bottom of the screen (errors from the server, confirmations); a
+ * detail (the server's own reason) goes on a second, smaller line. */
+export function toast(message, kind = "info", detail = "") {
   let box = document.getElementById("toast");
   if (!box) {
     box = h("div", { id: "toast", role: "status" });
     document.body.append(box);
   }
-  box.textContent = message;
+  replace(box, h("span.toast-text", message), detail ? h("small.toast-detail", detail) : null);
   box.className = `show ${kind}`;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.className = ""; }, kind === "error" ? 5000 : 2500);
@@ -73,4 +76,10 @@ export function toast(message, kind = "info") {
 
 export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** An error as a toast: the French sentence for its code, the server's reason as detail. */
+export function toastError(err) {
+  const { text, detail } = describeError(err);
+  toast(text, "error", detail);
 }

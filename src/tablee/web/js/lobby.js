@@ -1,9 +1,10 @@
 // The lobby: open and running tables (refreshed every few seconds), and the form to create one.
 
-import { h, replace, toast } from "./dom.js";
+import { h, replace, toastError } from "./dom.js";
 import { api, listOf } from "./api.js";
 import { GAME_TITLES } from "./labels.js";
 import { botIcon } from "./icons.js";
+import { errorText } from "./errors.js";
 
 const POLL_MS = 3000;
 const TIMERS = [null, 10, 15, 20, 30, 45, 60, 90, 120];
@@ -93,7 +94,7 @@ export function showLobby(root, { player }) {
               await api.join(table.id, null);
               location.hash = `#/table/${table.id}`;
             } catch (e) {
-              toast(e.message, "error");
+              toastError(e);
               ev.target.disabled = false;
             }
           },
@@ -292,7 +293,7 @@ function createForm(games, player) {
         const table = await api.createTable(spec);
         location.hash = `#/table/${table.id}`;
       } catch (e) {
-        error.textContent = e.message;
+        error.textContent = errorText(e);
         submit.disabled = false;
       }
     },

@@ -1,6 +1,7 @@
 // Boot and routing: #/ is the lobby, #/table/ID a table. Arrival asks for a name once.
 
-import { h, replace, toast } from "./dom.js";
+import { h, replace, toast, toastError } from "./dom.js";
+import { errorText } from "./errors.js";
 import { api, currentPlayer, forgetPlayer, savePlayer } from "./api.js";
 import { TableSocket } from "./socket.js";
 import { showLobby } from "./lobby.js";
@@ -18,7 +19,7 @@ export function getSocket() {
   socket = new TableSocket(player.token, {
     onStatus: (state) => setConn(state),
     onState: (msg, info) => page?.onState?.(msg, info),
-    onError: (msg) => (page?.onSocketError ? page.onSocketError(msg) : toast(msg.message || msg.code, "error")),
+    onError: (msg) => (page?.onSocketError ? page.onSocketError(msg) : toastError(msg)),
     onMessage: (msg) => page?.onMessage?.(msg),
     onRefused: () => {
       forgetPlayer();
@@ -98,7 +99,7 @@ function arrival() {
           savePlayer(player);
           route();
         } catch (e) {
-          error.textContent = e.message;
+          error.textContent = errorText(e);
           button.disabled = false;
         }
       },

@@ -3,7 +3,7 @@
 // the start and the outcome at the end. Everything shown comes from the server's state messages
 // (`view`, `legal`, `to_act`, `deadline`, `over`, `outcome`, `events`, and `info`, the table).
 
-import { h, replace, toast } from "./dom.js";
+import { h, replace, toastError } from "./dom.js";
 import { api } from "./api.js";
 import { backEl, cardEl, deckKind } from "./cards.js";
 import { analyse, cardControls, multiCandidates, multiControls, otherControls } from "./actions.js";
@@ -51,6 +51,8 @@ export function showTable(root, rawId, { socket, player }) {
     multi: [],
     log: [],
     busy: false,
+    pending: null,
+    refused: 0,
     oneClick: localStorage.getItem(ONE_CLICK) === "1",
     stopped: false,
     poll: null,
@@ -149,7 +151,7 @@ export function showTable(root, rawId, { socket, player }) {
           h("a.btn.primary", { href: "#/" }, "Retour au salon")));
         return;
       }
-      toast(e.message, "error");
+      toastError(e);
     }
     render();
   }
@@ -195,25 +197,64 @@ export function showTable(root, rawId, { socket, player }) {
     const model = analyse(msg.legal, msg.view?.hand);
     if (S.selected && !model.byCard.has(S.selected)) S.selected = null;
     if (S.multi.length && !model.multi.length) S.multi = [];
+    pendingSeen(msg);
+    render();
+  }
+
+  // Busy from the click until the state that follows the move is on screen: the server acks
+  // first and broadcasts next, and between the two the old controls must not be clicked again.
+  const SETTLE_MS = 4000;
+
+  function settle() {
+    clearTimeout(S.pending?.timer);
+    S.pending = null;
+    S.busy = false;
+    panel.classList.remove("busy");
+    S.panelKey = null;
     render();
   }
 
   function send(action) {
     if (S.busy) return;
     S.busy = true;
+    const pending = { from: S.msg?.version ?? null, game: S.gameNo, acked: false, seen: false, timer: null };
+    S.pending = pending;
     panel.classList.add("busy");
+    page.dataset.busy = "1";
     socket.act(tableId, action)
       .then(() => {
+        if (S.pending !== pending) return;
         S.selected = null;
         S.multi = [];
-      })
-      .catch((err) => toast(err.message || "action refusée", "error"))
-      .finally(() => {
-        S.busy = false;
-        panel.classList.remove("busy");
-        S.panelKey = null;
+        pending.acked = true;
+        if (pending.seen) {
+          settle();
+          return;
+        }
+        // the state normally follows the ack at once; if it got lost, ask for it
+        pending.timer = setTimeout(() => {
+          if (S.pending !== pending) return;
+          socket.sync(tableId);
+          settle();
+        }, SETTLE_MS);
         render();
+      })
+      .catch((err) => {
+        if (S.pending !== pending) return;
+        S.refused += 1;
+        toastError(err);
+        settle();
       });
+  }
+
+  /** Called with every state: the move sent is on screen once a newer state is. */
+  function pendingSeen(msg) {
+    const p = S.pending;
+    if (!p) return;
+    if (S.gameNo !== p.game || p.from == null || msg.version > p.from) {
+      p.seen = true;
+      if (p.acked) settle();
+    }
   }
 
   // -- rendering ----------------------------------------------------------------------------
@@ -229,6 +270,10 @@ export function showTable(root, rawId, { socket, player }) {
     page.dataset.phase = v?.phase ?? S.info?.status ?? "";
     page.dataset.over = S.msg?.over ? "1" : "0";
     page.dataset.mine = S.msg && !S.msg.over && (S.msg.legal || []).length ? "1" : "0";
+    page.dataset.seat = mySeat() == null ? "" : String(mySeat());
+    page.dataset.toAct = S.msg && !S.msg.over ? (S.msg.to_act || []).join(",") : "";
+    page.dataset.busy = S.busy ? "1" : "0";
+    page.dataset.refused = String(S.refused);
     page.dataset.tricks = Array.isArray(v?.tricks_won) ? String(v.tricks_won.reduce((a, b) => a + b, 0)) : "";
     if (!v) {
       renderWaiting(r);
@@ -294,7 +339,7 @@ export function showTable(root, rawId, { socket, player }) {
       socket.subscribe(tableId);
       render();
     } catch (e) {
-      toast(e.message, "error");
+      toastError(e);
     }
   }
 
@@ -303,7 +348,7 @@ export function showTable(root, rawId, { socket, player }) {
       await api.leave(tableId);
       location.hash = "#/";
     } catch (e) {
-      toast(e.message, "error");
+      toastError(e);
     }
   }
 
@@ -312,7 +357,7 @@ export function showTable(root, rawId, { socket, player }) {
       setInfo(await api.start(tableId, fill));
       render();
     } catch (e) {
-      toast(e.message, "error");
+      toastError(e);
     }
   }
 
@@ -595,7 +640,7 @@ export function showTable(root, rawId, { socket, player }) {
               render();
             } catch (e) {
               ev.target.disabled = false;
-              toast(e.message, "error");
+              toastError(e);
             }
           },
         }, voted ? "Revanche demandée…" : "Revanche") : null,
@@ -623,7 +668,7 @@ export function showTable(root, rawId, { socket, player }) {
     },
     onSocketError(msg) {
       if (msg.code === "unknown_table") return;
-      toast(msg.message || msg.code, "error");
+      toastError(msg);
     },
     leave() {
       S.stopped = true;
