@@ -430,15 +430,19 @@ def test_a_ban_takes_effect_on_a_live_websocket_and_everywhere_and_seats_go_to_b
         adm = Admin(srv)
         alice, bob = srv.player("Alice"), srv.player("Bob")
         t = playing_toy(srv, alice, bob, deals=2)
-        waiting = srv.create_table(bob, game="toy", players=2)
+        waiting = srv.create_table(alice, game="toy", players=2)
+        shut = srv.create_table(alice, game="toy", players=2)
+        adm.post(f"/tables/{shut['id']}/close")
         with srv.ws(alice) as wa, srv.ws(bob) as wb:
             for ws in (wa, wb):
                 ws.request({"type": "subscribe", "table": t["id"]})
                 ws.state(t["id"])
             out = adm.post(f"/players/{alice.id}/ban", json={"reason": "insults"})
             assert out["banned"] is True and out["sockets_closed"] == 1
+            # a bot plays on; the waiting table's seat is free; the closed table keeps its history
             assert {(s["table"], s["replaced_by"]) for s in out["seats_freed"]} == {
-                (t["id"], "bot")
+                (t["id"], "bot"),
+                (waiting["id"], "empty"),
             }
             # alice's open socket: told why, then closed
             err = wa.until(lambda f: f["type"] == "error")
@@ -470,6 +474,8 @@ def test_a_ban_takes_effect_on_a_live_websocket_and_everywhere_and_seats_go_to_b
             assert closed.value.code == 4403
         adm.post(f"/players/{alice.id}/unban")
         assert srv.client.get("/api/me", headers=srv.headers(alice)).status_code == 200
+        info = srv.client.get(f"/api/tables/{shut['id']}").json()
+        assert info["seats"][0]["player_id"] == alice.id
         rows = adm.audit(target_type="player", target_id=alice.id)
         assert [r["action"] for r in rows] == ["player.unban", "player.ban"]
         assert rows[1]["details"]["reason"] == "insults"

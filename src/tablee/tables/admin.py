@@ -67,15 +67,26 @@ async def close(manager: TableManager, table_id: int, reason: str, by: str) -> L
 
 
 async def kick(
-    manager: TableManager, table_id: int, seat: int, reason: str, by: str
+    manager: TableManager,
+    table_id: int,
+    seat: int | None,
+    reason: str,
+    by: str,
+    player_id: int | None = None,
 ) -> tuple[LiveTable, dict[str, Any]]:
-    """The seat's player leaves: during a game a bot takes the seat and plays on; otherwise the
-    seat becomes free. Returns the table and ``{seat, player_id, name, replaced_by}``."""
+    """The seat's player leaves (``seat=None``: wherever ``player_id`` sits, read under the
+    table's lock): during a game a bot takes the seat and plays on; otherwise the seat becomes
+    free. Returns the table and ``{seat, player_id, name, replaced_by}``."""
     live = await manager.get(table_id)
     done: dict[str, Any] = {}
 
     def change(rec: TableRecord) -> list[Event]:
-        if not 0 <= seat < rec.players:
+        nonlocal seat
+        if seat is None and player_id is not None:
+            seat = rec.seat_of(player_id)
+            if seat is None:
+                raise TableError("not_a_player", "the player no longer sits at this table")
+        if seat is None or not 0 <= seat < rec.players:
             raise TableError("bad_request", f"there is no seat {seat} at this table")
         if closed_reason(rec) is not None:
             raise TableError("table_over", "this table is closed")
@@ -103,7 +114,7 @@ async def kick(
         "seat kicked (%s): %s",
         done["replaced_by"],
         reason,
-        extra={"table": table_id, "seat": seat, "player": done["player_id"], "by": by},
+        extra={"table": table_id, "seat": done["seat"], "player": done["player_id"], "by": by},
     )
     return live, done
 
@@ -143,14 +154,10 @@ async def free_player_seats(
     tables keep them, as history). Returns what was done per table."""
     out = []
     for table_id in table_ids:
-        live = await manager.get(table_id)
-        seat = live.rec.seat_of(player_id)
-        if seat is None or closed_reason(live.rec) is not None:
-            continue
         try:
-            _, done = await kick(manager, table_id, seat, reason, by)
-        except TableError as exc:  # moved meanwhile (left, closed): nothing to free
-            log.info("seat not freed: %s", exc.message, extra={"table": table_id, "seat": seat})
+            _, done = await kick(manager, table_id, None, reason, by, player_id=player_id)
+        except TableError as exc:  # gone meanwhile (left, closed): nothing to free
+            log.info("seat not freed: %s", exc.message, extra={"table": table_id, "seat": None})
             continue
         out.append({"table": table_id, **done})
     return out
