@@ -449,7 +449,10 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 env["TABLEE_REDIS_URL"] = args.redis_url
                 env["TABLEE_REDIS_PREFIX"] = f"bench{os.getpid()}{n}"
             ports = [free_port() for _ in range(args.processes)]
-            serve = [sys.executable, "-m", "tablee", "serve", "--database-url", url]
+            run = [sys.executable, "-m", "tablee"]
+            if args.profile:
+                run = [sys.executable, str(ROOT / "bench" / "profiled_serve.py"), args.profile]
+            serve = [*run, "serve", "--database-url", url]
             servers = Servers([Proc([*serve, "--port", str(port)], port, env) for port in ports])
             try:
                 await asyncio.gather(*(s.ready("/api/games") for s in servers.procs))
@@ -465,6 +468,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 rows.append(summary(name, stats, args))
             finally:
                 servers.stop()
+    if args.no_bare:
+        return rows
     size = rows[0]["frame bytes"]
     port = free_port()
     bare = Proc(
@@ -515,6 +520,8 @@ def main() -> None:
         help="Redis between the server processes (TABLEE_REDIS_URL)",
     )
     p.add_argument("--procs", type=int, default=2, help="client processes")
+    p.add_argument("--profile", default=None, help="cProfile the tablée server into this file")
+    p.add_argument("--no-bare", action="store_true", help="skip the bare server")
     args = p.parse_args()
     if args.processes > 1 and not (
         args.redis_url and (args.database_url or "").startswith("postgresql")
@@ -543,6 +550,8 @@ def main() -> None:
                 "  " + "  ".join(f"{_fmt(r[c]):>12}" for c in cols),
                 f"games={r['games']} errors={r['errors']}",
             )
+        if len(rows) < 2:
+            continue
         t, b = rows
         print(
             f"  ratio tablee/bare: moves/s {t['moves/s'] / b['moves/s']:.2f},"

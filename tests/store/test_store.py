@@ -157,3 +157,30 @@ async def test_tokens_are_found_by_their_hash_only(store: Store) -> None:
     await store.set_banned(p.id, True)
     banned = await store.player_by_token(token)
     assert banned is not None and banned.banned
+
+
+async def test_writes_committed_together_stay_all_or_nothing_each(store: Store) -> None:
+    import asyncio
+
+    tables = [await _table(store) for _ in range(4)]
+    stale = tables[2]
+    await store.save_table(dataclasses.replace(stale, version=stale.version + 1), stale.version)
+
+    async def move(t: TableRecord) -> None:
+        action = LoggedAction(1, 0, {"type": "play", "card": f"T0{t.id}"}, "player")
+        await store.record_action(dataclasses.replace(t, version=t.version + 1), t.version, action)
+
+    # queued together, they go to the store as one batch but do not share their fate
+    commits = store.commits
+    outcome = await asyncio.gather(*(move(t) for t in tables), return_exceptions=True)
+    assert store.commits == commits + 1
+    assert [type(o).__name__ for o in outcome] == [
+        "NoneType",
+        "NoneType",
+        "StaleVersion",
+        "NoneType",
+    ]
+    for t in tables:
+        log = await store.actions(t.id, 1)
+        assert len(log) == (0 if t is stale else 1)
+        assert (await store.table(t.id)).version == t.version + 1  # type: ignore[union-attr]

@@ -94,7 +94,11 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.ws.close(code=item.code, reason=item.reason)
                 return
-            await self.ws.send_text(item)
+            try:
+                await self.ws.send_text(item)
+            except Exception:  # the client went away; the reader sees the disconnect
+                self._closing = True
+                return
 
     async def run(self) -> None:
         await self.ws.accept()

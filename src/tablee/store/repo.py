@@ -117,6 +117,10 @@ def _action_row(w: TableWrite) -> dict[str, Any]:
     }
 
 
+class _SomeStale(Exception):
+    """A batch met a stale write: it is redone one write per transaction."""
+
+
 class StaleVersion(RuntimeError):
     """The table changed since it was read (another writer won): reload and try again."""
 
@@ -398,7 +402,15 @@ class Store:
         out: list[BaseException | None] = []
         async with self.engine.begin() as conn:
             done: list[TableWrite] = []
-            for w in batch:
+            if len(batch) > 1 and conn.dialect.supports_sane_multi_rowcount:
+                # every table row in one statement (one trip to SQLite's thread, not one each);
+                # if any of them is stale, this transaction is dropped and each write goes alone
+                params = [_table_params(w.table, w.expected_version) for w in batch]
+                result = await conn.execute(_UPDATE_TABLE, params)
+                if result.rowcount != len(batch):
+                    raise _SomeStale
+                out, done = [None] * len(batch), list(batch)
+            for w in batch if not done else ():
                 t = w.table
                 result = await conn.execute(_UPDATE_TABLE, _table_params(t, w.expected_version))
                 if result.rowcount != 1:
@@ -406,6 +418,8 @@ class Store:
                     continue
                 out.append(None)
                 done.append(w)
+            for w in done:
+                t = w.table
                 if w.seats:
                     await conn.execute(
                         _UPDATE_SEAT,
