@@ -170,7 +170,10 @@ def _evolve(state: ContrecarteState, changes: dict[str, Any]) -> ContrecarteStat
 
 
 def _with(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:i], value, *items[i + 1 :])
+    # a list round trip is cheaper than two slices and an unpacking for a handful of seats
+    out = list(items)
+    out[i] = value
+    return tuple(out)
 
 
 class Contrecarte(BaseGame[ContrecarteState]):
@@ -403,7 +406,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
         events = [event]
         changes: dict[str, Any] = {
             "hands": _with(state.hands, seat, rest),
-            "discard": (*discard, card),
+            "discard": discard + (card,),
             "color": named if wild else COLOR[card],
             "phase": PLAY,
             "drawn": None,
