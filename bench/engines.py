@@ -76,19 +76,20 @@ def uno_policy_playout(game: Game, players: int) -> Runner:
         moves = 0
         while not game.is_over(state):
             seat = game.to_act(state)[0]
-            legal = game.legal_actions(state, seat)
-            plays = [a for a in legal if a["type"] == "play" and "announce" not in a]
-            if plays:
-                action = rnd.choice(plays)
-            elif {"type": "accept"} in legal:
-                action = {"type": "accept"}
-            else:
-                action = {"type": "draw"} if {"type": "draw"} in legal else {"type": "pass"}
-            state, _ = game.apply(state, seat, action)
+            state, _ = game.apply(state, seat, _uno_choice(rnd, game.legal_actions(state, seat)))
             moves += 1
         return moves
 
     return run
+
+
+def _uno_choice(rnd: random.Random, legal: list[dict[str, object]]) -> dict[str, object]:
+    plays = [a for a in legal if a["type"] == "play" and "announce" not in a]
+    if plays:
+        return rnd.choice(plays)
+    if {"type": "accept"} in legal:
+        return {"type": "accept"}
+    return {"type": "draw"} if {"type": "draw"} in legal else {"type": "pass"}
 
 
 def rlcard_uno_playout(players: int) -> Runner:
@@ -107,6 +108,62 @@ def rlcard_uno_playout(players: int) -> Runner:
         return moves
 
     return run
+
+
+def breakdown(players: int, games: int) -> None:
+    """Where a Contrecarte game played UNO-style spends its time, beside RLCard's UNO: the games
+    are played once and recorded, then each part is replayed alone (CPU microseconds per game)."""
+    game = get_game("contrecarte")
+    records = []
+    for seed in range(games):
+        rnd = random.Random(seed)
+        state = game.new(players=players, seed=seed)
+        steps = []
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            action = _uno_choice(rnd, game.legal_actions(state, seat))
+            steps.append((state, seat, action))
+            state, _ = game.apply(state, seat, action)
+        records.append(steps)
+    moves = sum(map(len, records))
+
+    def clock(part: Callable[[], object]) -> float:
+        start = time.process_time()
+        part()
+        return (time.process_time() - start) / games * 1e6
+
+    steps = [step for r in records for step in r]
+
+    def legal_only() -> None:
+        for state, seat, _ in steps:
+            game.legal_actions(state, seat)
+
+    def apply_only() -> None:
+        for state, seat, action in steps:
+            game.apply(state, seat, action)
+
+    def legal_and_policy() -> None:
+        rnd = random.Random(0)
+        for state, seat, _ in steps:
+            _uno_choice(rnd, game.legal_actions(state, seat))
+
+    deal = clock(lambda: [game.new(players=players, seed=s) for s in range(games)])
+    legal = clock(legal_only)
+    apply = clock(apply_only)
+    policy = clock(legal_and_policy) - legal
+    playout = uno_policy_playout(game, players)
+    whole = clock(lambda: [playout(s) for s in range(games)])
+    print(f"contrecarte UNO-style, {players} seats, {moves / games:.1f} moves/game, us/game:")
+    print(f"  new {deal:.0f}  legal_actions {legal:.0f}  apply {apply:.0f}  policy {policy:.0f}")
+    print(f"  whole playout {whole:.0f} ({whole / (moves / games):.2f} us/move)")
+    try:
+        uno = rlcard_uno_playout(4)
+    except ImportError:
+        return
+    start = time.process_time()
+    uno_moves = sum(uno(s) for s in range(games))
+    spent = (time.process_time() - start) / games * 1e6
+    print(f"rlcard uno, 4 seats, {uno_moves / games:.1f} moves/game: {spent:.0f} us/game")
 
 
 def measure(run: Runner, seconds: float, runs: int) -> dict[str, float]:
@@ -149,7 +206,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=None, help="seats (default: 4 when allowed)")
     p.add_argument("--no-auto", action="store_true", help="skip the auto_action figures")
     p.add_argument("--no-rlcard", action="store_true", help="skip RLCard's UNO")
+    p.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="only: where a UNO-style Contrecarte game's time goes",
+    )
     args = p.parse_args(argv)
+    if args.breakdown:
+        breakdown(args.players or 4, 1000)
+        return 0
 
     rows: list[tuple[str, int, dict[str, float], float | None]] = []
 
