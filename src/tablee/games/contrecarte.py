@@ -406,7 +406,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
         events = [event]
         changes: dict[str, Any] = {
             "hands": _with(state.hands, seat, rest),
-            "discard": discard + (card,),
+            "discard": discard + (card,),  # noqa: RUF005 -- concatenation is the faster here
             "color": named if wild else COLOR[card],
             "phase": PLAY,
             "drawn": None,
