@@ -63,6 +63,10 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:
         operations.error(exc.code, "rest")
+        if exc.http_status == 422:
+            # the shape FastAPI gives every other 422, so a client reads all refusals one way
+            detail = [{"loc": list(exc.loc or ("body",)), "msg": exc.message, "type": exc.code}]
+            return JSONResponse({"detail": detail, "code": exc.code}, status_code=422)
         return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.http_status)
 
     @app.exception_handler(InvalidOptions)

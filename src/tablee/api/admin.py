@@ -22,14 +22,14 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
-from tablee.store import Store
+from tablee.store import MAX_ID, Store
 from tablee.store.admin import AdminStore
 from tablee.tables import admin as table_admin
 from tablee.tables.manager import closed_reason
 
-from .deps import ManagerDep, StoreDep
+from .deps import ManagerDep, Offset, PlayerId, StoreDep, TableId
 from .ops import Ops, get_ops
-from .schemas import NewPlayer
+from .schemas import NewPlayer, errors
 from .ws import BANNED_MESSAGE, CLOSE_BANNED
 
 log = logging.getLogger("tablee.admin")
@@ -106,10 +106,10 @@ router = APIRouter(
     tags=["admin"],
     dependencies=[Depends(require_admin)],
     route_class=GuardedRoute,
+    responses=errors(400, 401, 403, 404, 409, 503),
 )
 
 Limit = Annotated[int, Query(ge=1, le=500)]
-Offset = Annotated[int, Query(ge=0)]
 
 
 def admin_store(store: StoreDep) -> AdminStore:
@@ -177,7 +177,7 @@ async def list_tables(
     status: Annotated[str | None, Query(pattern="^(waiting|playing|finished)$")] = None,
     game: str | None = None,
     player: Annotated[
-        int | None, Query(description="a player id: seated, played or created")
+        int | None, Query(ge=1, le=MAX_ID, description="a player id: seated, played or created")
     ] = None,
     since: Annotated[datetime | None, Query(description="created at or after (ISO 8601)")] = None,
     limit: Limit = 100,
@@ -190,7 +190,7 @@ async def list_tables(
 
 @router.get("/tables/{table_id}")
 async def show_table(
-    table_id: int, admin: AdminDep, manager: ManagerDep, repo: AdminStoreDep, ops: OpsDep
+    table_id: TableId, admin: AdminDep, manager: ManagerDep, repo: AdminStoreDep, ops: OpsDep
 ) -> dict[str, Any]:
     """The table in full, hands and seed included (audited: ``table.inspect``)."""
     live = await manager.get(table_id)
@@ -201,7 +201,7 @@ async def show_table(
 
 @router.post("/tables/{table_id}/close")
 async def close_table(
-    table_id: int,
+    table_id: TableId,
     admin: AdminDep,
     manager: ManagerDep,
     repo: AdminStoreDep,
@@ -222,7 +222,7 @@ async def close_table(
 
 @router.post("/tables/{table_id}/seats/{seat}/kick")
 async def kick_seat(
-    table_id: int,
+    table_id: TableId,
     seat: Annotated[int, Path(ge=0)],
     admin: AdminDep,
     manager: ManagerDep,
@@ -239,7 +239,7 @@ async def kick_seat(
 
 @router.post("/tables/{table_id}/timer")
 async def set_timer(
-    table_id: int,
+    table_id: TableId,
     body: TimerRequest,
     admin: AdminDep,
     manager: ManagerDep,
@@ -264,7 +264,7 @@ async def set_timer(
 
 @router.get("/tables/{table_id}/export")
 async def export_table(
-    table_id: int, admin: AdminDep, manager: ManagerDep, repo: AdminStoreDep, ops: OpsDep
+    table_id: TableId, admin: AdminDep, manager: ManagerDep, repo: AdminStoreDep, ops: OpsDep
 ) -> JSONResponse:
     """Every game of the table: seed, deck, action log, outcome; ``tablee replay FILE`` rebuilds
     and prints every state (audited: ``table.export``)."""
@@ -318,7 +318,7 @@ async def _player_or_404(store: Store, player_id: int) -> Any:
 
 
 @router.get("/players/{player_id}")
-async def show_player(player_id: int, store: StoreDep, ops: OpsDep) -> dict[str, Any]:
+async def show_player(player_id: PlayerId, store: StoreDep, ops: OpsDep) -> dict[str, Any]:
     player = await _player_or_404(store, player_id)
     tables = await store.tables_of_player(player_id)
     return _player_json(player, ops, tables=tables)
@@ -326,7 +326,7 @@ async def show_player(player_id: int, store: StoreDep, ops: OpsDep) -> dict[str,
 
 @router.post("/players/{player_id}/ban")
 async def ban_player(
-    player_id: int,
+    player_id: PlayerId,
     admin: AdminDep,
     store: StoreDep,
     manager: ManagerDep,
@@ -358,7 +358,7 @@ async def ban_player(
 
 @router.post("/players/{player_id}/unban")
 async def unban_player(
-    player_id: int, admin: AdminDep, store: StoreDep, repo: AdminStoreDep, ops: OpsDep
+    player_id: PlayerId, admin: AdminDep, store: StoreDep, repo: AdminStoreDep, ops: OpsDep
 ) -> dict[str, Any]:
     player = await _player_or_404(store, player_id)
     await store.set_banned(player_id, False)
@@ -368,7 +368,7 @@ async def unban_player(
 
 @router.post("/players/{player_id}/rename")
 async def rename_player(
-    player_id: int,
+    player_id: PlayerId,
     body: NewPlayer,
     admin: AdminDep,
     store: StoreDep,
@@ -444,7 +444,7 @@ async def audit_log(
         str | None, Query(description="exact, or a prefix ending in * (table.*)")
     ] = None,
     target_type: Annotated[str | None, Query(pattern="^(table|player)$")] = None,
-    target_id: int | None = None,
+    target_id: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
     since: datetime | None = None,
     until: datetime | None = None,
     limit: Limit = 100,

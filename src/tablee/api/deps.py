@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from tablee.settings import Settings
-from tablee.store import PlayerRecord, Store
+from tablee.store import MAX_ID, PlayerRecord, Store
 from tablee.tables import TableManager
 
 _bearer = HTTPBearer(auto_error=False, description="the token POST /api/players returned")
@@ -30,6 +30,11 @@ def get_settings(request: Request) -> Settings:
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
+#: path ids: a number no row can have is refused (422) before it reaches the database
+TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="a table's id")]
+PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
+#: a page offset, bounded so the database never meets a number it cannot hold
+Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
 ManagerDep = Annotated[TableManager, Depends(get_manager)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
@@ -165,7 +165,10 @@ def get_ops(request: Request) -> Ops:
     return ops
 
 
-@router.get("/healthz")
+@router.get(
+    "/healthz",
+    responses={503: {"description": "the database does not answer"}},
+)
 async def healthz(request: Request) -> JSONResponse:
     """200 when the database answers, 503 when it does not."""
     store = request.app.state.store
@@ -180,7 +183,7 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok", "database": "ok"})
 
 
-@router.get("/metrics")
+@router.get("/metrics", response_class=PlainTextResponse)
 async def metrics(request: Request) -> Response:
     """Prometheus text exposition format."""
     return Response(get_ops(request).metrics_text(), media_type=CONTENT_TYPE_LATEST)

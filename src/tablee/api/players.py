@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from .deps import CurrentPlayer, StoreDep
-from .schemas import Me, NewPlayer, NewPlayerResponse
+from .schemas import Me, NewPlayer, NewPlayerResponse, errors
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"], responses=errors(400, 401, 403))
 
 
 @router.post("/players", status_code=201, response_model=NewPlayerResponse)

@@ -13,6 +13,26 @@ NAME_MIN, NAME_MAX = 2, 24
 _NAME_CHARS = re.compile(r"^[\w .'\-]+$")
 
 
+class ErrorOut(BaseModel):
+    """A refusal other than a 422: what went wrong, and the protocol's error code."""
+
+    detail: str
+    code: str | None = Field(default=None, examples=["unknown_table"])
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a router that may refuse with these statuses."""
+    described = {
+        400: "the body is not JSON",
+        401: "no token, or an unknown one",
+        403: "not allowed (banned, not seated, not the creator, not an admin)",
+        404: "no such table or player",
+        409: "the table's state refuses it (full, started, over, taken...)",
+        503: "unavailable (the admin API without a token set)",
+    }
+    return {s: {"model": ErrorOut, "description": described[s]} for s in statuses}
+
+
 class NewPlayer(BaseModel):
     name: str = Field(
         description=f"{NAME_MIN} to {NAME_MAX} characters: letters, digits, spaces, - _ . '",

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query
 
-from .deps import CurrentPlayer, ManagerDep, StoreDep
+from .deps import CurrentPlayer, ManagerDep, Offset, StoreDep, TableId
 from .schemas import (
     JoinRequest,
     LeaderboardEntry,
@@ -15,9 +15,10 @@ from .schemas import (
     Results,
     StartRequest,
     TableInfo,
+    errors,
 )
 
-router = APIRouter(prefix="/api", tags=["tables"])
+router = APIRouter(prefix="/api", tags=["tables"], responses=errors(400, 401, 403, 404, 409))
 
 
 @router.post("/tables", status_code=201, response_model=TableInfo)
@@ -45,7 +46,7 @@ async def lobby(
     status: Annotated[str | None, Query(pattern="^(waiting|playing|finished)$")] = None,
     game: str | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ) -> list[dict[str, Any]]:
     """The lobby: public tables, newest first (private tables are reached by their id)."""
     rows = await store.tables(status=status, game=game, limit=limit, offset=offset)
@@ -53,13 +54,13 @@ async def lobby(
 
 
 @router.get("/tables/{table_id}", response_model=TableInfo)
-async def show_table(table_id: int, manager: ManagerDep) -> dict[str, Any]:
+async def show_table(table_id: TableId, manager: ManagerDep) -> dict[str, Any]:
     return manager.info(await manager.get(table_id))
 
 
 @router.post("/tables/{table_id}/join", response_model=TableInfo)
 async def join(
-    table_id: int,
+    table_id: TableId,
     player: CurrentPlayer,
     manager: ManagerDep,
     body: Annotated[JoinRequest | None, Body()] = None,
@@ -71,14 +72,14 @@ async def join(
 
 
 @router.post("/tables/{table_id}/leave", response_model=TableInfo)
-async def leave(table_id: int, player: CurrentPlayer, manager: ManagerDep) -> dict[str, Any]:
+async def leave(table_id: TableId, player: CurrentPlayer, manager: ManagerDep) -> dict[str, Any]:
     """Leave your seat. During a game a bot takes it over and plays on."""
     return manager.info(await manager.leave(player, table_id))
 
 
 @router.post("/tables/{table_id}/start", response_model=TableInfo)
 async def start(
-    table_id: int,
+    table_id: TableId,
     player: CurrentPlayer,
     manager: ManagerDep,
     body: Annotated[StartRequest | None, Body()] = None,
@@ -89,13 +90,13 @@ async def start(
 
 
 @router.post("/tables/{table_id}/rematch", response_model=TableInfo)
-async def rematch(table_id: int, player: CurrentPlayer, manager: ManagerDep) -> dict[str, Any]:
+async def rematch(table_id: TableId, player: CurrentPlayer, manager: ManagerDep) -> dict[str, Any]:
     """Vote for a new game at this table; it starts once every seated person has voted."""
     return manager.info(await manager.rematch(player, table_id))
 
 
 @router.get("/tables/{table_id}/results", response_model=Results)
-async def results(table_id: int, manager: ManagerDep, store: StoreDep) -> dict[str, Any]:
+async def results(table_id: TableId, manager: ManagerDep, store: StoreDep) -> dict[str, Any]:
     """Every finished game of the table: outcome, seats, per-deal scores."""
     live = await manager.get(table_id)
     return {"table": manager.info(live), "games": await store.results(table_id)}

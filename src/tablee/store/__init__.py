@@ -19,12 +19,13 @@ from .records import (
     SeatRecord,
     TableRecord,
 )
-from .repo import StaleVersion, Store, hash_token
+from .repo import MAX_ID, StaleVersion, Store, hash_token
 
 __all__ = [
     "BOT",
     "EMPTY",
     "FINISHED",
+    "MAX_ID",
     "PLAYER",
     "PLAYING",
     "WAITING",

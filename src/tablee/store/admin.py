@@ -13,7 +13,7 @@ from sqlalchemy import Select, func, or_, select, update
 
 from . import models as m
 from .records import PLAYER, TableRecord
-from .repo import Store
+from .repo import MAX_ID, Store
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,8 @@ class AdminStore:
         if q and q.strip():
             text = q.strip()
             cond: Any = m.Player.name.ilike(_like(text), escape="\\")
-            if text.isdigit():
+            # isdigit() alone admits "²" and numbers no id column holds
+            if text.isascii() and text.isdigit() and int(text) <= MAX_ID:
                 cond = or_(cond, m.Player.id == int(text))
             conds.append(cond)
         if banned is not None:

@@ -37,6 +37,8 @@ from .records import (
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: most table writes committed together
 BATCH = 256
+#: ids are INTEGER columns: no row has a larger one
+MAX_ID = 2**31 - 1
 
 
 TABLES = m.cast_table(m.Table)
@@ -214,6 +216,8 @@ class Store:
             return None if row is None else _player(row)
 
     async def player(self, player_id: int) -> PlayerRecord | None:
+        if not 0 < player_id <= MAX_ID:
+            return None  # no such row can exist, and the driver would refuse the number
         async with self._sessions() as s:
             row = await s.get(m.Player, player_id)
             return None if row is None else _player(row)
@@ -259,6 +263,8 @@ class Store:
         return table
 
     async def table(self, table_id: int) -> TableRecord | None:
+        if not 0 < table_id <= MAX_ID:
+            return None  # no such row can exist, and the driver would refuse the number
         async with self._sessions() as s:
             row = await s.get(m.Table, table_id)
             if row is None:

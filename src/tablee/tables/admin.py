@@ -87,7 +87,9 @@ async def kick(
             if seat is None:
                 raise TableError("not_a_player", "the player no longer sits at this table")
         if seat is None or not 0 <= seat < rec.players:
-            raise TableError("bad_request", f"there is no seat {seat} at this table")
+            raise TableError(
+                "bad_request", f"there is no seat {seat} at this table", ("path", "seat")
+            )
         if closed_reason(rec) is not None:
             raise TableError("table_over", "this table is closed")
         held = rec.seats[seat]

@@ -15,10 +15,12 @@ HTTP_STATUS = {
 class TableError(Exception):
     """``code`` is one of the protocol's error codes (``not_your_turn``, ``table_full``...)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, loc: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: for a ``bad_request`` over REST: where the wrong value is (``("body", "seat")``)
+        self.loc = loc
 
     @property
     def http_status(self) -> int:

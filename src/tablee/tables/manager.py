@@ -395,7 +395,9 @@ class TableManager:
             if seat is None:
                 chosen = free[0]
             elif not isinstance(seat, int) or not 0 <= seat < rec.players:
-                raise TableError("bad_request", f"there is no seat {seat} at this table")
+                raise TableError(
+                    "bad_request", f"there is no seat {seat} at this table", ("body", "seat")
+                )
             elif seat not in free:
                 raise TableError("seat_taken", f"seat {seat} is taken")
             else:
