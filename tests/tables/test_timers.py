@@ -46,6 +46,43 @@ def test_a_timer_plays_for_an_absent_player_legally_until_the_game_ends(
     assert get_game("toy").outcome(final) == rec.outcome
 
 
+def test_every_move_the_timer_makes_for_a_person_is_told_with_an_auto_event(
+    database: Database, toy_game: ToyGame
+) -> None:
+    with Server(database) as srv:
+        alice, bob = srv.player("Alice"), srv.player("Bob")
+        t = srv.create_table(alice, game="toy", players=2, turn_seconds=0.2)
+        tid = t["id"]
+        with srv.ws(alice) as wa, srv.ws() as watcher:
+            wa.request({"type": "subscribe", "table": tid})
+            watcher.request({"type": "subscribe", "table": tid})
+            srv.post(f"/api/tables/{tid}/join", bob)  # Bob never connects
+            st = wa.state()
+            while not st["over"]:
+                if st["legal"] and st["to_act"] == [0]:
+                    wa.act(tid, st["legal"][0])
+                st = wa.state(timeout=5)
+            seen = watcher.until(lambda f: f["type"] == "state" and f["over"])
+            frames = [f for f in watcher.frames if f["type"] == "state"]
+        log = {a.version: a for a in _log(srv, tid)}  # type: ignore[attr-defined]
+    assert seen["over"]
+    told = 0
+    for f in frames:
+        move = log.get(f["version"])
+        if move is None or not f["events"]:
+            continue
+        autos = [e for e in f["events"] if e["type"] == "auto"]
+        if move.source == "timer":
+            # first, so a client reads "time ran out" before the move it explains
+            assert f["events"][0] == {"type": "auto", "seat": move.seat, "source": "timer"}
+            assert len(autos) == 1
+            told += 1
+        else:
+            assert autos == [], f["events"]
+    # Bob's three cards at least were played by the table
+    assert told >= 3
+
+
 def test_bots_play_their_seats_to_the_end(database: Database, toy_game: ToyGame) -> None:
     with Server(database, bot_delay_seconds=0.0) as srv:
         alice = srv.player("Alice")
@@ -58,8 +95,11 @@ def test_bots_play_their_seats_to_the_end(database: Database, toy_game: ToyGame)
                 if st["legal"]:
                     wa.act(tid, st["legal"][-1])
                 st = wa.state()
+            frames = [f for f in wa.frames if f["type"] == "state"]
         log = _log(srv, tid)
     assert {(a.seat, a.source) for a in log} == {(0, "player"), (1, "bot"), (2, "bot")}  # type: ignore[attr-defined]
+    # a bot's moves are the table's by nature: no "auto" notice for them
+    assert not [e for f in frames for e in f["events"] if e["type"] == "auto"]
 
 
 def test_a_table_of_bots_alone_plays_itself_out(sqlite_db: Database, toy_game: ToyGame) -> None:

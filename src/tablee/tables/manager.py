@@ -16,8 +16,9 @@ that sees a gap knows it missed something and asks for a ``sync``.
 
 Timers: whenever the seats to act change, the deadline becomes now + ``turn_seconds``; it is stored
 with the table, so it survives a restart. When it passes, the table plays ``auto_action`` for each
-seat still to act (logged with source ``timer``); if the same seats are still to act afterwards
-(e.g. a draw, then play or pass), the deadline has already passed and the table goes on at once.
+seat still to act (logged with source ``timer``, and told with an ``auto`` event before the move's
+own events); if the same seats are still to act afterwards (e.g. a draw, then play or pass), the
+deadline has already passed and the table goes on at once.
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ class TableManager:
         seq = after
         for row in await self.store.actions(rec.id, rec.game_no, after=after):
             state, evs = game.apply(state, row.seat, row.action)
-            events.extend(evs)
+            events.extend(_announced(rec, row.seat, row.source, evs))
             seq = row.seq
         return state, seq, events
 
@@ -614,7 +615,7 @@ class TableManager:
                     log.exception("a move hook failed")
             if on_accepted is not None:
                 on_accepted()
-            self._after_change(live, events)
+            self._after_change(live, _announced(new, seat, source, events))
             self._spawn(self.broker.publish(live.id, new.version))
             return
         raise TableError("conflict", "the table is busy; try again")
@@ -905,6 +906,16 @@ def _refuse_closed(rec: TableRecord) -> None:
     reason = closed_reason(rec)
     if reason is not None:
         raise TableError("table_over", f"an admin closed this table: {reason}")
+
+
+def _announced(rec: TableRecord, seat: int, source: str, events: list[Event]) -> list[Event]:
+    """A move's events, told after an ``auto`` event when the table moved for a person whose
+    time ran out: the game's own events read the same whoever chose the move, and the players
+    must be able to tell that nobody at that seat did. (A bot's seat whose time ran out is no
+    news: a bot's moves are the table's anyway.)"""
+    if source != "timer" or rec.seats[seat].kind != PLAYER:
+        return events
+    return [{"type": "auto", "seat": seat, "source": source}, *events]
 
 
 def _begin(rec: TableRecord) -> list[Event]:
