@@ -33,6 +33,13 @@ from .helpers import (
 
 #: The seed of every table a test creates, unless the test picks one.
 DEFAULT_SEED = 7
+#: The red of hearts and diamonds (``--red`` in style.css), as the browser computes it.
+RED = "rgb(198, 40, 40)"
+
+
+def color_of(locator: Any) -> str:
+    colour: str = locator.evaluate("el => getComputedStyle(el).color")
+    return colour
 
 
 def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -227,6 +234,10 @@ def test_tarot_at_five_the_taker_calls_a_king(
     # the kings are not cards to play from the hand: a row of buttons, one per king
     calls = page.locator('#actions button[data-type="call"]')
     expect(calls).to_have_count(4)
+    # red suits are red on the buttons too, as on the cards
+    for king, red in (("KS", False), ("KH", True), ("KD", True), ("KC", False)):
+        button = page.locator(f'#actions button[data-type="call"][data-value="\\"{king}\\""]')
+        assert (color_of(button) == RED) is red, f"{king}: {color_of(button)}"
     expect(page.locator("#actions")).to_contain_text("Appeler")
     expect(page.locator("#status")).to_contain_text("Appelez un roi")
     screenshot(page, "tarot-5-call")
@@ -329,6 +340,9 @@ def test_contree_bid_in_two_steps_then_play(server: LiveServer, pages: Pages) ->
     assert wait_turn(page) == "mine"
     assert state(page)["phase"] == "play"
     expect(page.locator("#contract")).to_contain_text("Julie, 90 ♥ cœur")
+    # hearts read red in the chips, as on the cards
+    assert color_of(page.locator("#contract .red")) == RED
+    assert color_of(page.locator("#trump .red")) == RED
     play(page, 6)
 
 
@@ -349,9 +363,11 @@ def test_contree_contre_then_surcontre_between_two_players(
     act(julie, '#actions button[data-key="suit"][data-value="\\"S\\""]')
     # Bob, her opponent, contres
     assert wait_turn(bob) == "mine"
-    # Julie's bid in her bubble and as the bid to beat (the table waits on Bob: nothing moves)
+    # Julie's bid in her bubble and as the bid to beat (the table waits on Bob: nothing moves);
+    # no trump yet: the bidding is not over
     expect(bob.locator('#felt .seat[data-seat="0"] .bubble')).to_have_text("80 ♠ pique")
-    expect(bob.locator("#contract")).to_contain_text("Julie, 80 ♠ pique")
+    expect(bob.locator("#contract")).to_contain_text("Meilleure enchère : Julie, 80 ♠ pique")
+    expect(bob.locator("#trump")).to_have_count(0)
     contre = bob.locator('#actions button[data-type="contre"]')
     expect(contre).to_have_text("Contrer !")
     screenshot(bob, "contree-contre")
@@ -366,10 +382,11 @@ def test_contree_contre_then_surcontre_between_two_players(
     for page in (julie, bob):
         expect(page.locator("#log")).to_contain_text("Bob contre !")
         expect(page.locator("#log")).to_contain_text("Julie surcontre !")
-        expect(page.locator("#contract")).to_contain_text("Julie, 80 ♠ pique surcontré")
-    # the play starts with Julie's lead
+        expect(page.locator("#contract")).to_contain_text("Contrat : Julie, 80 ♠ pique surcontré")
+    # the play starts with Julie's lead, spades trumps
     assert wait_turn(julie) == "mine"
     assert state(julie)["phase"] == "play"
+    expect(julie.locator("#trump")).to_contain_text("Atout : ♠ pique")
     play(julie, 1)
 
 
@@ -473,7 +490,8 @@ def test_refusals_are_told_in_french_with_the_servers_reason(
     # a refusal from the server, through the REST client: the sentence, then the reason
     page.evaluate(
         """async () => {
-        const [{ api }, { toastError }] = await Promise.all([import('/js/api.js'), import('/js/dom.js')]);
+        const [{ api }, { toastError }] = await Promise.all(
+          [import('/js/api.js'), import('/js/dom.js')]);
         try { await api.start(999999, true); } catch (e) { toastError(e); }
       }"""
     )
@@ -481,3 +499,123 @@ def test_refusals_are_told_in_french_with_the_servers_reason(
     expect(page.locator("#toast .toast-detail")).to_contain_text("999999")
     # the browser logs the 404 it was answered: that line only
     pages.errors[:] = [e for e in pages.errors if "status of 404" not in e]
+
+
+def _close(server: LiveServer, table: int, reason: str) -> None:
+    """What an admin's ``POST /api/admin/tables/{id}/close`` does."""
+    from tablee.tables import admin
+
+    server.run(lambda app: admin.close(app.state.manager, table, reason, "admin"))
+
+
+def test_a_table_closed_by_the_admin_says_so_and_offers_no_rematch(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.new()
+    enter(page, server.url, "Noé")
+    table = create_table(page, "belote")
+    assert wait_turn(page) == "mine"
+    _close(server, table, "Tricherie signalée")
+    closed = page.locator("#result #closed")
+    expect(closed).to_be_visible()
+    expect(closed.locator("h2")).to_have_text("Table fermée par l'administration")
+    expect(closed).to_contain_text("Tricherie signalée")
+    expect(page.locator("#status")).to_have_text("Table fermée par l'administration.")
+    expect(page.locator("#log")).to_contain_text("Table fermée par l'administration")
+    # the server refuses a rematch at a closed table: the page does not offer one
+    expect(page.locator("#rematch")).to_have_count(0)
+    assert state(page)["closed"] == "1"
+    screenshot(page, "table-closed")
+    # the same after a reload
+    page.reload()
+    expect(page.locator("#result #closed")).to_contain_text("Tricherie signalée")
+    expect(page.locator("#rematch")).to_have_count(0)
+
+
+def test_a_waiting_table_closed_by_the_admin_shows_why_instead_of_the_waiting_room(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.new()
+    enter(page, server.url, "Olga")
+    table = create_table(page, "belote", people=[2])
+    expect(page.locator(".waiting")).to_contain_text("En attente des joueurs")
+    _close(server, table, "closed by an admin")
+    expect(page.locator("#closed")).to_contain_text("Table fermée par l'administration")
+    # the server's default reason says nothing more: not shown
+    expect(page.locator("#closed")).not_to_contain_text("closed by an admin")
+    expect(page.locator("#start-bots")).to_have_count(0)
+    expect(page.locator("#leave")).to_have_count(0)
+    expect(page.locator("#rematch")).to_have_count(0)
+
+
+def test_the_table_says_when_it_played_for_a_player_out_of_time_then_the_leaderboard(
+    server: LiveServer, pages: Pages
+) -> None:
+    from tablee.tables import admin
+
+    page = pages.new()
+    enter(page, server.url, "Paulin")
+    table = create_table(page, "contrecarte", players=2)
+    assert wait_turn(page) == "mine"
+    watcher = pages.new()
+    enter(watcher, server.url, "Quentin")
+    watcher.goto(f"{server.url}#/table/{table}")
+    expect(watcher.locator("#felt .seat")).to_have_count(2)
+    # Paulin never moves again: with a short timer the table plays for him to the end
+    server.run(lambda app: admin.set_timer(app.state.manager, table, 0.3))
+    for p in (page, watcher):
+        p.wait_for_function("() => document.querySelector('#table')?.dataset.over === '1'")
+    expect(page.locator("#log")).to_contain_text("Temps écoulé : la table a joué pour vous.")
+    expect(watcher.locator("#log")).to_contain_text("Temps écoulé : la table a joué pour Paulin.")
+    # each notice comes just before the move it explains
+    lines = page.locator("#log li").all_inner_texts()
+    told = [i for i, line in enumerate(lines) if line.startswith("Temps écoulé")]
+    assert told and all(lines[i + 1].startswith("Paulin ") for i in told), lines
+
+    # the game counts on the leaderboard: a real table, figures right under their headings
+    page.goto(server.url)
+    board = page.locator("#leaderboard")
+    expect(board.locator("tbody tr", has_text="Paulin")).to_have_count(1)
+    screenshot(page, "lobby-leaderboard")
+    edges = board.evaluate(
+        """t => [...t.rows].map(row => [...row.cells].map(cell => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            const r = range.getBoundingClientRect();
+            return [Math.round(r.left), Math.round(r.right)];
+        }))"""
+    )
+    head, body = edges[0], edges[1:]
+    assert all(len(row) == len(head) == 5 for row in body), edges
+    for row in body:
+        assert abs(row[1][0] - head[1][0]) <= 1, f"names not under their heading: {edges}"
+        for col in (0, 2, 3, 4):
+            assert abs(row[col][1] - head[col][1]) <= 1, f"column {col} misaligned: {edges}"
+    row = board.locator("tbody tr", has_text="Paulin")
+    assert row.locator("td").all_inner_texts()[2] == "1"
+
+
+def test_a_seat_a_robot_takes_over_is_shown(server: LiveServer, pages: Pages) -> None:
+    from tablee.tables import admin
+
+    julie = pages.new()
+    enter(julie, server.url, "Julie")
+    table = create_table(julie, "contree", people=[1])
+    bob = pages.new()
+    enter(bob, server.url, "Bob")
+    bob.goto(f"{server.url}#/table/{table}")
+    bob.click('button[data-join-seat="1"]')
+    assert wait_turn(julie) == "mine"
+    # an admin removes Bob: a robot plays his seat from now on
+    server.run(lambda app: admin.kick(app.state.manager, table, 1, "absent", "admin"))
+    expect(julie.locator("#log")).to_contain_text(
+        "Bob est retiré(e) de la table par l'administration : un robot joue à sa place."
+    )
+    seat = julie.locator('#felt .seat[data-seat="1"]')
+    expect(seat.locator(".tag.replaced")).to_have_text("remplace Bob")
+    expect(seat.locator(".bot-icon")).to_have_count(1)
+    assert wait_turn(julie) == "mine"
+    screenshot(julie, "contree-robot-takes-over")
+    # the game goes on with the robot at that seat
+    play(julie, 2)
+    expect(seat.locator(".tag.replaced")).to_have_text("remplace Bob")

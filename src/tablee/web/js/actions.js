@@ -3,7 +3,7 @@
 // action type, with a step per varying field when a group is large (bid value, then suit).
 
 import { h } from "./dom.js";
-import { cardShort } from "./cards.js";
+import { cardShort, parseCard } from "./cards.js";
 import { actionText, fieldText, fieldsOf, typeLabel } from "./labels.js";
 
 /** Splits the legal actions: single cards of the hand, groups of cards of the hand, the rest. */
@@ -79,10 +79,18 @@ function valueButton(action, key, value, ctx, onPick, extraClass = "") {
   if (extraClass) classes.push(extraClass);
   if (key === "color" || key === "colour") classes.push(`swatch`, `cc-${value}`);
   if (key === "suit" && ["H", "D"].includes(value)) classes.push("red-suit");
+  // a card named on a button (a king called) is red when its suit is, as on the cards
+  let title;
+  if (key === "card" && typeof value === "string") {
+    const card = parseCard(value, ctx.kind);
+    if (card.red) classes.push("red-suit");
+    title = card.name;
+  }
   if (key === "cards" && Array.isArray(value)) label = value.map((c) => cardShort(c, ctx.kind)).join(" ");
   return h("button", {
     type: "button",
     class: classes.join(" "),
+    title,
     dataset: { type: action.type, key, value: JSON.stringify(value) },
     onclick: onPick,
   }, label);

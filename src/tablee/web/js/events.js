@@ -116,10 +116,17 @@ export const FORMATTERS = {
   hand: () => null,
   game_started: (e) => (e.game_no > 1 ? `Revanche : partie ${e.game_no}.` : "La partie commence."),
   player_joined: (e, c) => `${e.name ?? c.who(e)} s'assied à la place ${e.seat + 1}.`,
-  player_left: (e, c) => `${e.name ?? c.who(e)} quitte la table${e.replaced_by === "bot" ? " : un robot prend sa place" : ""}.`,
+  player_left: (e, c) => {
+    const who = e.name ?? c.who(e);
+    const robot = e.replaced_by === "bot" ? " : un robot joue à sa place" : "";
+    return e.kicked ? `${who} est retiré(e) de la table par l'administration${robot}.` : `${who} quitte la table${robot}.`;
+  },
+  player_renamed: (e) => `Place ${e.seat + 1} : le joueur s'appelle désormais ${e.name}.`,
   rematch_vote: (e, c) => `${c.who(e)} veut une revanche.`,
-  timeout: (e, c) => `Temps écoulé pour ${c.who(e)} : la table joue pour lui.`,
-  auto: (e, c) => `La table joue pour ${c.who(e)}.`,
+  // the server tells a move its timer made for a person just before the move itself
+  auto: (e, c) => (e.seat === c.mySeat ? "Temps écoulé : la table a joué pour vous." : `Temps écoulé : la table a joué pour ${c.name(e.seat)}.`),
+  table_closed: (e) => `Table fermée par l'administration${e.reason && e.reason !== "closed by an admin" ? ` : « ${e.reason} »` : ""}.`,
+  timer_changed: (e) => (e.turn_seconds ? `Nouveau minuteur : ${e.turn_seconds} s par coup.` : "Le minuteur est retiré."),
 };
 
 /** A generic sentence for an event type the client does not know yet. */

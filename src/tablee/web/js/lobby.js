@@ -130,11 +130,7 @@ export function showLobby(root, { player }) {
     try {
       const data = await api.leaderboard();
       const rows = listOf(data, "leaderboard").slice(0, 10);
-      replace(board, h("h2", "Classement"), rows.length
-        ? h("table.sheet",
-            h("thead", h("tr", h("th", "Joueur"), h("th", "Parties"), h("th", "Victoires"))),
-            h("tbody", rows.map((r) => h("tr", h("td", r.name ?? r.player ?? "?"), h("td", r.played ?? r.games ?? 0), h("td", r.won ?? r.wins ?? 0)))))
-        : h("p.muted", "Aucune partie terminée pour l'instant."));
+      replace(board, h("h2", "Classement"), rows.length ? boardTable(rows, player) : h("p.muted", "Aucune partie terminée pour l'instant."));
     } catch {
       board.remove();
     }
@@ -152,6 +148,32 @@ export function showLobby(root, { player }) {
       clearTimeout(timer);
     },
   };
+}
+
+/** The leaderboard as a real table: fixed columns, names on the left, figures right-aligned
+ * under their headings. */
+export function boardTable(rows, player) {
+  const pct = (won, played) => (played ? `${Math.round((100 * won) / played)} %` : "–");
+  return h("table.sheet.board-table", { id: "leaderboard" },
+    h("colgroup", h("col.rank"), h("col.name"), h("col.fig"), h("col.fig"), h("col.fig")),
+    h("thead", h("tr",
+      h("th.rank", { scope: "col", title: "rang" }, "#"),
+      h("th.name", { scope: "col" }, "Joueur"),
+      h("th.num", { scope: "col" }, "Parties"),
+      h("th.num", { scope: "col" }, "Victoires"),
+      h("th.num", { scope: "col", title: "part des parties gagnées" }, "Taux"))),
+    h("tbody", rows.map((r, i) => {
+      const played = r.played ?? r.games ?? 0;
+      const won = r.won ?? r.wins ?? 0;
+      const name = r.name ?? r.player ?? "?";
+      const me = player && r.player_id != null && String(r.player_id) === String(player.id);
+      return h("tr", { class: me ? "me" : "", dataset: { player: r.player_id ?? "" } },
+        h("td.rank", String(i + 1)),
+        h("td.name", { title: name }, name),
+        h("td.num", String(played)),
+        h("td.num", String(won)),
+        h("td.num", pct(won, played)));
+    })));
 }
 
 function optionControl(spec) {

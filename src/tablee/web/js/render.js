@@ -46,9 +46,14 @@ export function chip(label, value, { id, cls = "" } = {}) {
   return h(`span.info-chip${cls ? `.${cls}` : ""}`, { id }, label ? `${label} ` : null, h("b", value));
 }
 
+/** A suit's name, red for hearts and diamonds as on the cards ("♥ cœur"). */
+export function suitEl(suit) {
+  return h("span", { class: ["H", "D"].includes(suit) ? "red" : "" }, suitName(suit));
+}
+
 export function trumpChip(v) {
   if (v.trump == null || !(v.trump in { S: 1, H: 1, D: 1, C: 1 })) return null;
-  return chip("Atout :", h("span", { class: ["H", "D"].includes(v.trump) ? "red" : "" }, suitName(v.trump)), { id: "trump", cls: "trump" });
+  return chip("Atout :", suitEl(v.trump), { id: "trump", cls: "trump" });
 }
 
 export function lastTrickBox(v, ctx) {

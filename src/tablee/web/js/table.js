@@ -16,6 +16,21 @@ import { botIcon, trophyIcon } from "./icons.js";
 const ONE_CLICK = "tablee.oneclick";
 const LOG_MAX = 300;
 const POLL_MS = 4000;
+const NOTICE_MS = 6000;
+/** Events that also show as a notice on the felt: a move nobody at the table chose, a seat a
+ * robot now plays. */
+const noticeWorthy = (e) => e.type === "auto" || (e.type === "player_left" && e.replaced_by === "bot");
+
+/** The outcome says an admin closed the table (docs/admin.md): no winner, no rematch. */
+export function closedBy(msg) {
+  return msg?.over && msg.outcome?.closed ? msg.outcome : null;
+}
+
+/** An admin's reason, unless it is the server's default (which says nothing more). */
+export function closeReason(outcome) {
+  const reason = outcome?.reason;
+  return reason && reason !== "closed by an admin" ? reason : null;
+}
 
 /** Where seat `rel` (0 = the viewer, at the bottom) sits: counterclockwise, as at a French table. */
 export function seatAngle(rel, n) {
@@ -60,6 +75,8 @@ export function showTable(root, rawId, { socket, player }) {
     panelKey: null,
     gameNo: null,
     closedOverlay: null,
+    notice: null,
+    replaced: {},
     ui: {},
   };
 
@@ -164,6 +181,7 @@ export function showTable(root, rawId, { socket, player }) {
       S.selected = null;
       S.multi = [];
       S.closedOverlay = null;
+      S.notice = null;
       S.ui = {};
     }
     S.gameNo = info.game_no;
@@ -190,6 +208,9 @@ export function showTable(root, rawId, { socket, player }) {
       for (const e of withoutPublicTwins(msg.events)) {
         const text = describeEvent(e, c);
         if (text) S.log.push({ text, type: e.type, mine: e.seat != null && e.seat === mySeat() });
+        if (e.type === "player_left" && e.replaced_by === "bot") S.replaced[e.seat] = e.name ?? name(e.seat);
+        if (e.type === "player_joined") delete S.replaced[e.seat];
+        if (noticeWorthy(e) && text) notify(text, e.type);
       }
       if (S.log.length > LOG_MAX) S.log.splice(0, S.log.length - LOG_MAX);
     }
@@ -199,6 +220,19 @@ export function showTable(root, rawId, { socket, player }) {
     if (S.multi.length && !model.multi.length) S.multi = [];
     pendingSeen(msg);
     render();
+  }
+
+  /** A move the table made for someone, a seat a robot took over: a line in the log, and for
+   * a few seconds a notice on the felt, where the eyes are. */
+  function notify(text, type) {
+    clearTimeout(S.notice?.timer);
+    const notice = { text, type, timer: null };
+    notice.timer = setTimeout(() => {
+      if (S.notice !== notice) return;
+      S.notice = null;
+      render();
+    }, NOTICE_MS);
+    S.notice = notice;
   }
 
   // Busy from the click until the state that follows the move is on screen: the server acks
@@ -275,14 +309,38 @@ export function showTable(root, rawId, { socket, player }) {
     page.dataset.busy = S.busy ? "1" : "0";
     page.dataset.refused = String(S.refused);
     page.dataset.tricks = Array.isArray(v?.tricks_won) ? String(v.tricks_won.reduce((a, b) => a + b, 0)) : "";
+    page.dataset.closed = closedBy(S.msg) ? "1" : "0";
     if (!v) {
-      renderWaiting(r);
+      if (closedBy(S.msg)) renderClosedWaiting(r);
+      else renderWaiting(r);
       return;
     }
     renderFelt(r);
     renderMe(r);
     renderSide(r);
     renderOverlay();
+  }
+
+  function closedPanel() {
+    const out = closedBy(S.msg);
+    const reason = closeReason(out);
+    return h("div.result.panel.closed", { id: "closed", role: "dialog", "aria-label": "table fermée" },
+      h("h2", "Table fermée par l'administration"),
+      h("p", "La partie s'arrête ici, sans vainqueur : on ne peut plus jouer à cette table."),
+      reason ? h("p.reason", "Motif : ", h("em", `« ${reason} »`)) : null,
+      h("div.row",
+        S.msg?.view ? h("button.btn", { type: "button", id: "close-result", onclick: () => { S.closedOverlay = S.gameNo; overlay.hidden = true; } }, "Voir la table") : null,
+        h("a.btn.primary", { href: "#/" }, "Retour au salon")));
+  }
+
+  /** A table closed before it started: no game to show, only why. */
+  function renderClosedWaiting(r) {
+    replace(felt, header(), h("div.waiting", closedPanel()));
+    panel.replaceChildren();
+    hand.replaceChildren();
+    replace(status, h("span", "Table fermée par l'administration."));
+    overlay.hidden = true;
+    renderSide(r);
   }
 
   function header(extra) {
@@ -292,6 +350,7 @@ export function showTable(root, rawId, { socket, player }) {
     if (v?.phase) bits.push(h("span.phase", phaseLabel(v.phase)));
     if (S.info?.turn_seconds) bits.push(h("span.muted-light", `${S.info.turn_seconds} s par coup`));
     if (S.info && mySeat() == null) bits.push(h("span.badge.spect", "spectateur"));
+    if (S.notice) bits.push(h("span.felt-notice", { id: "notice", role: "status", dataset: { type: S.notice.type } }, S.notice.text));
     return h("div.felt-head", bits, extra);
   }
 
@@ -404,6 +463,7 @@ export function showTable(root, rawId, { socket, player }) {
     if (Array.isArray(v.tricks_won)) facts.push(h("span.tricks", { title: "plis remportés" }, `${v.tricks_won[seat]} pli${v.tricks_won[seat] > 1 ? "s" : ""}`));
     if (team != null) facts.push(h("span.team", r.teamName(team, ctx())));
     for (const extra of r.seatExtras?.(v, seat, ctx()) || []) facts.push(extra);
+    if (s.kind === "bot" && S.replaced[seat]) facts.push(h("span.tag.replaced", { title: `${S.replaced[seat]} a quitté la table` }, `remplace ${S.replaced[seat]}`));
     bits.push(h("div.seat-facts", facts));
     const bubble = r.bubble?.(v, seat, ctx());
     if (bubble) bits.push(h("div.bubble", bubble));
@@ -445,7 +505,8 @@ export function showTable(root, rawId, { socket, player }) {
     const toAct = msg.over ? [] : msg.to_act || [];
     const myTurn = me != null && toAct.includes(me) && legal.length > 0;
     let text;
-    if (msg.over) text = "Partie terminée.";
+    if (closedBy(msg)) text = "Table fermée par l'administration.";
+    else if (msg.over) text = "Partie terminée.";
     else if (myTurn) text = r.prompt?.(v, legal, c) || "À vous de jouer !";
     else if (legal.length) text = "Vous pouvez intervenir.";
     else if (toAct.length) text = `${toAct.map(name).join(", ")} ${toAct.length > 1 ? "réfléchissent" : "réfléchit"}…`;
@@ -610,6 +671,12 @@ export function showTable(root, rawId, { socket, player }) {
     }
     if (S.closedOverlay === S.gameNo) {
       overlay.hidden = true;
+      return;
+    }
+    if (closedBy(msg)) {
+      // the server refuses a rematch at a closed table: none is offered
+      overlay.hidden = false;
+      replace(overlay, closedPanel());
       return;
     }
     const out = msg.outcome || {};

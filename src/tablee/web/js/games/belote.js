@@ -3,7 +3,7 @@
 import { h } from "../dom.js";
 import { cardEl } from "../cards.js";
 import { suitName } from "../labels.js";
-import { chip, lastTrickBox, trickArea, trumpChip } from "../render.js";
+import { chip, lastTrickBox, suitEl, trickArea, trumpChip } from "../render.js";
 
 const COINCHE = { 2: " contré", 4: " surcontré" };
 
@@ -56,13 +56,15 @@ export function beloteRenderer(game) {
       return mine.length ? callText(mine[mine.length - 1], v) : null;
     },
     chips(v, ctx) {
-      const out = [trumpChip(v)];
+      // In contrée the view's contract (and trump) is the best bid so far while the bidding
+      // lasts: no trump is decided until the bidding is over.
+      const bidding = v.phase === "bidding";
+      const out = [bidding ? null : trumpChip(v)];
       const c = v.contract;
-      if (c && v.phase !== "bidding") {
-        const what = contree ? `${valueText(c.value, v)} ${suitName(c.trump)}` : `${suitName(c.trump)}`;
-        out.push(chip("Contrat :", `${ctx.name(c.taker)}, ${what}${COINCHE[c.coinche] ?? ""}`, { id: "contract" }));
-      } else if (c && contree) {
-        out.push(chip("Enchère :", `${ctx.name(c.taker)}, ${valueText(c.value, v)} ${suitName(c.trump)}${COINCHE[c.coinche] ?? ""}`, { id: "contract" }));
+      if (c) {
+        const what = [contree ? `${valueText(c.value, v)} ` : "", suitEl(c.trump), COINCHE[c.coinche] ?? ""];
+        const label = bidding ? "Meilleure enchère :" : "Contrat :";
+        if (!bidding || contree) out.push(chip(label, [`${ctx.name(c.taker)}, `, what], { id: "contract", cls: bidding ? "bid" : "" }));
       }
       if (Array.isArray(v.team_tricks) && v.phase === "play") out.push(chip("Plis :", `${v.team_tricks[0]} – ${v.team_tricks[1]}`));
       for (const b of v.belote || []) out.push(chip("", `${b.type === "belote" ? "Belote" : "Rebelote"} (${ctx.name(b.seat)})`));
