@@ -189,6 +189,11 @@ def test_tarot_through_the_ecart(
     assert state(page)["phase"] == "ecart"
     expect(page.locator("#chien .card")).to_have_count(6)
     expect(page.locator("#hand .card")).to_have_count(24)
+    # a trump's number shows in its top corner only: the bottom one ran into the word "atout"
+    trumps = page.locator("#hand .card.trump")
+    assert trumps.count() > 0
+    expect(trumps.last.locator(".corner.tl")).to_be_visible()
+    expect(trumps.last.locator(".corner.br")).to_be_hidden()
     screenshot(page, "tarot-ecart")
     # the first card of the écart: select, confirm; the rest in one click each (the setting)
     first = page.locator("#hand .card.playable").first
@@ -262,6 +267,25 @@ def test_every_game_has_a_playable_table(server: LiveServer, pages: Pages, game:
     expect(page.locator("#felt .seat")).to_have_count(players)
     wait_turn(page)
     screenshot(page, f"table-{game}")
+    # every seat's badge lies on the felt, and no line of it wraps (a badge by the right edge
+    # used to shrink and break its team's name in two)
+    felt = page.locator("#felt").bounding_box()
+    assert felt is not None
+    for badge in page.locator("#felt .seat").all():
+        box = badge.bounding_box()
+        assert box is not None
+        assert felt["x"] <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"]
+        lines = badge.locator(
+            ".seat-name .nm, .seat-facts .team, .seat-facts .tricks, .tag"
+        ).evaluate_all(
+            """els => els.map(e => {
+                const range = document.createRange();
+                range.selectNodeContents(e);
+                const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                return [e.textContent, tops.size];
+            })"""
+        )
+        assert all(n == 1 for _, n in lines), f"a line of the badge wraps: {lines}"
 
 
 def test_phone_layout(server: LiveServer, pages: Pages) -> None:
