@@ -286,6 +286,11 @@ def test_every_game_has_a_playable_table(server: LiveServer, pages: Pages, game:
             })"""
         )
         assert all(n == 1 for _, n in lines), f"a line of the badge wraps: {lines}"
+    # the small cards on the felt (a seat's known cards, a card in a chip) stay readable
+    sizes = page.locator("#felt .card:not(.back) .corner.tl").evaluate_all(
+        "els => els.filter(e => e.offsetParent).map(e => parseFloat(getComputedStyle(e).fontSize))"
+    )
+    assert all(size >= 10 for size in sizes), sizes
 
 
 def test_phone_layout(server: LiveServer, pages: Pages) -> None:
