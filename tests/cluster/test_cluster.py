@@ -158,6 +158,7 @@ async def test_a_process_killed_mid_game_loses_nothing_and_the_other_goes_on(
         async with Client(a, alice) as ca, Client(b, bob) as cb:
             await ca.subscribe(tid)
             st = await cb.subscribe(tid)
+            subscribed = st["version"]
             version, alice_waited, killed = st["version"], False, False
             while True:
                 st = await cb.state_at(tid, version, timeout=20)
@@ -184,7 +185,8 @@ async def test_a_process_killed_mid_game_loses_nothing_and_the_other_goes_on(
                         acked.append((0, mine["legal"][0]))
             assert killed
         rows = await cluster.sql(
-            f"SELECT seq, seat, action, source FROM actions WHERE table_id = {tid} ORDER BY seq"
+            f"SELECT seq, seat, action, source, version FROM actions"
+            f" WHERE table_id = {tid} ORDER BY seq"
         )
         assert [r["seq"] for r in rows] == list(range(1, 19))  # 2 deals x 3 seats x 3 cards
         logged = [(r["seat"], _json(r["action"])) for r in rows]
@@ -193,6 +195,15 @@ async def test_a_process_killed_mid_game_loses_nothing_and_the_other_goes_on(
         assert {(0, "timer"), (0, "player"), (1, "player"), (2, "bot")} <= sources
         last_alice_move = max(r["seq"] for r in rows if r["seat"] == 0 and r["source"] == "player")
         assert any(r["source"] == "timer" and r["seq"] > last_alice_move for r in rows)
+        # Bob heard of every move the timer made for Alice, whichever process made it (a move
+        # made on A reaches B's sockets through B's replay of the log)
+        told = [e for f in cb.states(tid) for e in f["events"] if e["type"] == "auto"]
+        timed = [
+            r
+            for r in rows
+            if r["seat"] == 0 and r["source"] == "timer" and r["version"] > subscribed
+        ]
+        assert told == [{"type": "auto", "seat": 0, "source": "timer"}] * len(timed)
     assert not b.errors(), b.output()
 
 
