@@ -64,7 +64,7 @@ export function beloteRenderer(game) {
       if (c) {
         const what = [contree ? `${valueText(c.value, v)} ` : "", suitEl(c.trump), COINCHE[c.coinche] ?? ""];
         const label = bidding ? "Meilleure enchère :" : "Contrat :";
-        if (!bidding || contree) out.push(chip(label, [`${ctx.name(c.taker)}, `, what], { id: "contract", cls: bidding ? "bid" : "" }));
+        if (!bidding || contree) out.push(chip(label, [`${ctx.name(c.taker)}, `, what], { id: "contract" }));
       }
       if (Array.isArray(v.team_tricks) && v.phase === "play") out.push(chip("Plis :", `${v.team_tricks[0]} – ${v.team_tricks[1]}`));
       for (const b of v.belote || []) out.push(chip("", `${b.type === "belote" ? "Belote" : "Rebelote"} (${ctx.name(b.seat)})`));
