@@ -61,7 +61,7 @@ def robots_until_me(g: Any, s: Any, me: int = 0) -> Any:
         if g.is_over(s) or tuple(g.to_act(s)) == (me,):
             return s
         seat = g.to_act(s)[0]
-        s, _ = g.apply(s, seat, bots.auto(g, s, seat))
+        s, _ = g.apply(s, seat, bots.play(g, s, seat))
     raise AssertionError("the robots never gave the turn back")
 
 
@@ -358,17 +358,17 @@ def test_contree_bid_in_two_steps_then_play(server: LiveServer, pages: Pages) ->
     create_table(page, "contree")
     assert wait_turn(page) == "mine"
     # the value first, then the suit: 40 bids read as two short rows of buttons
-    page.click('#actions button[data-key="value"][data-value="90"]')
+    page.click('#actions button[data-key="value"][data-value="160"]')
     suits = page.locator('#actions button[data-key="suit"]')
     expect(suits).to_have_count(4)
-    expect(page.locator("#actions .back")).to_contain_text("90")
+    expect(page.locator("#actions .back")).to_contain_text("160")
     screenshot(page, "contree-bidding")
     act(page, '#actions button[data-key="suit"][data-value="\\"H\\""]')
-    expect(page.locator("#log")).to_contain_text("Julie annonce 90 ♥ cœur")
-    # the robots do not bid over 90 nor contre: the contract is Julie's, and the play starts
+    expect(page.locator("#log")).to_contain_text("Julie annonce 160 ♥ cœur")
+    # robots bid by their hands but never above 160, and never contre: the contract is Julie's
     assert wait_turn(page) == "mine"
     assert state(page)["phase"] == "play"
-    expect(page.locator("#contract")).to_contain_text("Julie, 90 ♥ cœur")
+    expect(page.locator("#contract")).to_contain_text("Julie, 160 ♥ cœur")
     # hearts read red in the chips, as on the cards
     assert color_of(page.locator("#contract .red")) == RED
     assert color_of(page.locator("#trump .red")) == RED

@@ -131,7 +131,7 @@ class TableManager:
         store: Store,
         broker: Broker | None = None,
         bot_delay: float = 0.5,
-        bot_policy: BotPolicy = bots.auto,
+        bot_policy: BotPolicy = bots.play,
         claims: Claims | None = None,
     ) -> None:
         self.store = store
