@@ -805,15 +805,20 @@ class TableManager:
     def _broadcast(
         self, live: LiveTable, events: list[Event], exclude: Subscriber | None = None
     ) -> None:
+        if not live.subscribers:
+            return
         texts: dict[int | None, str] = {}
-        info = self.info(live) if live.subscribers else None
+        # ``info`` is the same for every seat and the last key of a state: encoded once, then
+        # joined to each seat's own part (the same bytes as encoding the whole message)
+        info = ',"info":' + dumps(self.info(live)) + "}"
         for sub in list(live.subscribers):
             if sub is exclude:
                 continue
             seat = self.seat_of(live, sub)
             text = texts.get(seat)
             if text is None:
-                text = texts[seat] = dumps(self.state_message(live, seat, events, info))
+                own = dumps(self.state_message(live, seat, events, info=_NO_INFO))
+                text = texts[seat] = own[: -len(_NO_INFO_TAIL)] + info
             sub.send(text)
 
     # -- what clients see ------------------------------------------------------------------------
@@ -883,6 +888,11 @@ class TableManager:
             "wins": list(rec.wins),
             "created_at": _iso(rec.created_at),
         }
+
+
+#: a placeholder for ``info`` in a state message whose info is joined to it as text
+_NO_INFO: dict[str, Any] = {}
+_NO_INFO_TAIL = ',"info":{}}'
 
 
 def _copy(rec: TableRecord) -> TableRecord:
