@@ -416,6 +416,17 @@ def test_a_total_of_exactly_50_or_100_drops_by_50(before: int, hand: str, after:
     assert new_state.phase is Phase.SHOW
 
 
+def test_a_total_already_at_50_that_adds_nothing_does_not_drop_again() -> None:
+    # "un joueur atteignant exactement le score de 50": only a total that reaches 50 drops; a
+    # seat left at 50 by an earlier drop (from 100) that adds 0 reaches nothing
+    state = yaniv_table([["AS"], ["KD"]], scores=[50, 20])
+    after, events = act(state, 0, {"type": "yaniv"})
+    assert after.scores == (50, 30) and events[1]["dropped"] == []
+    assaf = yaniv_table([["2S"], ["AD"], ["KD"]], scores=[0, 50, 0])
+    after, events = act(assaf, 0, {"type": "yaniv"})
+    assert after.scores == (32, 50, 10) and events[1]["dropped"] == []
+
+
 def test_game_ends_when_a_total_exceeds_100_lowest_total_wins() -> None:
     state = yaniv_table([["AS"], ["KD"], ["2S"]], scores=[60, 95, 40])
     after, events = act(state, 0, {"type": "yaniv"})

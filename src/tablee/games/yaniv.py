@@ -7,8 +7,10 @@ Players, cards, match
 ---------------------
 - 2 to 8 players, 54 cards: the 52 French cards and two jokers ``X1``, ``X2``.
 - Values: jokers 0, A 1, 2-9 their face, T/J/Q/K 10. A hand's value is the sum of its cards.
-- One game is a match of rounds. After a round's scoring a total of exactly 50 or 100 drops by 50;
-  when a total exceeds 100 the game stops and the lowest total wins (ties: every seat on it wins).
+- One game is a match of rounds. After a round's scoring a total that has just reached exactly 50
+  or 100 drops by 50 (once: 100 drops to 50 and stays there; a seat already at 50 that adds 0
+  points has reached nothing and keeps 50); when a total exceeds 100 the game stops and the lowest
+  total wins (ties: every seat on it wins).
 - No table options.
 
 Dealing (and ``deck=``)
@@ -82,7 +84,8 @@ Yaniv and scoring
 Calling yaniv ends the round: every hand is shown. If no other player's hand is worth as little as
 the caller's or less, the caller scores 0 and everyone else adds their hand's value. Otherwise
 ("assaf"): the caller adds their hand + 30, every player at or below the caller adds 0, the others
-add their hand. Then each total of exactly 50 or 100 drops by 50. A total above 100 ends the game.
+add their hand. Then each total that this round's points brought to exactly 50 or 100 drops by 50.
+A total above 100 ends the game.
 
 What each seat sees (``view``)
 ------------------------------
@@ -637,7 +640,8 @@ class Yaniv(BaseGame[YanivState]):
             points = tuple(0 if s == seat else values[s] for s in range(n))
             winner = seat
         totals = [a + b for a, b in zip(state.scores, points, strict=True)]
-        dropped = tuple(s for s in range(n) if totals[s] in (50, 100))
+        # "atteignant": a total left at 50 by an earlier drop that adds 0 reaches nothing
+        dropped = tuple(s for s in range(n) if points[s] and totals[s] in (50, 100))
         for s in dropped:
             totals[s] -= 50
         scores = tuple(totals)
