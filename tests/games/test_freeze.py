@@ -551,6 +551,20 @@ def test_auto_action_replaces_a_known_high_card_with_a_low_draw() -> None:
     assert G.auto_action(s, 0) == {"type": "replace", "line": 1, "slot": 0}
 
 
+def test_auto_action_never_breaks_a_known_line_of_a_kind() -> None:
+    # the bottom line QS QH counts 0: a 5 in place of a queen would make it 15
+    s = new(("2S", "3S", "QS", "QH"), P1, stock=("5C", "AC"))
+    s, _ = act(s, 0, "draw")
+    action = G.auto_action(s, 0)
+    assert action["type"] == "discard" or action.get("line") == 0
+    # nor takes a low discard into it
+    t = new(P0, ("2H", "3H", "QS", "QH"), stock=("AC",))
+    t, _ = act(t, 0, "draw")
+    t, _ = act(t, 0, "discard")
+    action = G.auto_action(t, 1)
+    assert action["type"] == "draw" or action.get("line") == 0
+
+
 def test_auto_action_discards_a_high_draw_and_aims_its_power_at_unknown_cards() -> None:
     s = new(P0, P1, stock=("7C", "9C"))
     s, _ = act(s, 0, "draw")

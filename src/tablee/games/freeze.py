@@ -837,15 +837,28 @@ class Freeze(BaseGame[FreezeState]):
         return next(a for a in legal if a["type"] != "speed")
 
     def _auto(self, state: FreezeState, seat: int) -> Action:
-        """Keep low cards, replace known high ones, aim powers at unknown cards, freeze when the
-        hand looks low enough; never speed (a wrong guess costs a card)."""
+        """Keep low cards and known lines of a kind, replace known high ones, aim powers at
+        unknown cards, freeze when the hand looks low enough; never speed (a wrong guess costs a
+        card)."""
         ph = state.phase
         if ph is Phase.SHOWN:
             return {"type": "deal"}
         lay = state.layouts[seat]
         own = list(_positions(lay))
         mine = [(lay[li][sl], li, sl) for li, sl in own]
-        known = [(value(c), li, sl) for c, li, sl in mine if knows(state.known[c], seat)]
+        # a known line of a kind counts 0: replacing or swapping away one of its cards only adds
+        zero = {
+            li
+            for li, row in enumerate(lay)
+            if len(row) >= 2
+            and len({c[0] for c in row}) == 1
+            and all(knows(state.known[c], seat) for c in row)
+        }
+        known = [
+            (value(c), li, sl)
+            for c, li, sl in mine
+            if knows(state.known[c], seat) and li not in zero
+        ]
         unknown = [(li, sl) for c, li, sl in mine if not knows(state.known[c], seat)]
         # the top line first: the bottom line was seen at the deal
         unknown.sort()
