@@ -477,6 +477,12 @@ def test_auto_calls_yaniv_with_three_points_or_fewer() -> None:
     assert game.auto_action(state, 0) == {"type": "yaniv"}
 
 
+def test_auto_never_calls_a_sure_assaf() -> None:
+    # seat 1 holds only the AD it took from the discard: calling with 3 points would cost 3 + 30
+    state = replace(yaniv_table([["AS", "2S"], ["AD"]]), known=((), ("AD",)))
+    assert game.auto_action(state, 0) == {"type": "discard", "cards": ["2S"]}
+
+
 def test_auto_waits_with_seven_points_when_another_hand_may_be_lower() -> None:
     state = yaniv_table([["AS", "2S", "4D"], ["KD"]])
     assert game.auto_action(state, 0) == {"type": "discard", "cards": ["4D"]}

@@ -128,7 +128,8 @@ Timeout play (``auto_action``)
 ------------------------------
 Call yaniv with 3 points or fewer, or with 7 or fewer when every other hand looks bigger: a hand
 whose cards are all known (taken from the discard) must be worth more; otherwise its known cards
-plus 4 per unknown card must exceed the caller's hand by more than 3. Else discard the legal group
+plus 4 per unknown card must exceed the caller's hand by more than 3. Never call when a hand whose
+cards are all known is worth as little or less (a sure assaf). Else discard the legal group
 worth the most points (more cards first on a tie). Then take back the lowest card of the previous
 discard if it is worth less than the group just laid and is worth 3 or less or matches the rank of
 a card still held; otherwise draw from the stock. (Taking back only cards worth less than the
@@ -781,10 +782,23 @@ class Yaniv(BaseGame[YanivState]):
         if state.phase is Phase.DRAW:
             return _auto_draw(state, hand)
         mine = hand_value(hand)
-        if mine <= YANIV_MAX and (mine <= 3 or _others_look_bigger(state, seat, mine)):
+        if (
+            mine <= YANIV_MAX
+            and (mine <= 3 or _others_look_bigger(state, seat, mine))
+            and not _sure_assaf(state, seat, mine)
+        ):
             return {"type": "yaniv"}
         best = max(discards(hand), key=lambda g: (hand_value(g[1]), len(g[1])))
         return {"type": "discard", "cards": list(best[1])}
+
+
+def _sure_assaf(state: YanivState, seat: int, mine: int) -> bool:
+    """Another hand is wholly known (each card taken from the discard) and worth ``mine`` or
+    less."""
+    return any(
+        s != seat and len(hand) == len(state.known[s]) and hand_value(hand) <= mine
+        for s, hand in enumerate(state.hands)
+    )
 
 
 def _others_look_bigger(state: YanivState, seat: int, mine: int) -> bool:
