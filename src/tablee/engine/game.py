@@ -26,10 +26,17 @@ S = TypeVar("S")
 
 @runtime_checkable
 class Game(Protocol):
-    name: str
-    title: str
-    min_players: int
-    max_players: int
+    # read-only: a game declares them once for the class (``BaseGame``'s ClassVars), and mypy
+    # matches a ClassVar to a protocol property but not to a settable instance attribute
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+
 
     def new(
         self,

@@ -75,14 +75,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any
 
 from tablee.cards import CardError, check_deck, deck_52, parse_french, shuffled
 from tablee.engine import (
     Action,
     BaseGame,
     Event,
-    Game,
     IllegalAction,
     InvalidOptions,
     register,
@@ -485,6 +484,4 @@ def _lowest(scores: Sequence[int]) -> list[int]:
     return [s for s, v in enumerate(scores) if v == low]
 
 
-# BaseGame declares name/min_players/... as ClassVars, which mypy will not match to the Game
-# protocol's instance attributes; the object does have them.
-GAME = register(cast(Game, Barbu()))
+GAME = register(Barbu())

@@ -77,10 +77,10 @@ Events
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from tablee.cards import SUITS
-from tablee.engine import Action, Event, Game, IllegalAction, OptionSpec, register
+from tablee.engine import Action, Event, IllegalAction, OptionSpec, register
 
 from ._belote_common import (
     PLAYERS,
@@ -242,4 +242,4 @@ class Belote(BeloteFamily):
         return {"round": state.round if state.phase is Phase.BIDDING else None}
 
 
-GAME = register(cast(Game, Belote()))
+GAME = register(Belote())

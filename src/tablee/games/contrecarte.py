@@ -89,10 +89,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from tablee.cards import CC_COLORS, check_deck, deck_contrecarte, parse_contrecarte, shuffled
-from tablee.engine import Action, BaseGame, Event, Game, IllegalAction, register
+from tablee.engine import Action, BaseGame, Event, IllegalAction, register
 
 
 class Phase(enum.Enum):
@@ -690,6 +690,4 @@ def _auto_play(hand: tuple[str, ...], card: str) -> Action:
     return action
 
 
-# BaseGame declares name/min_players/... as ClassVars, which mypy will not match to the Game
-# protocol's instance attributes; the object does satisfy the protocol at run time.
-GAME = register(cast(Game, Contrecarte()))
+GAME = register(Contrecarte())

@@ -73,10 +73,10 @@ Events
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from tablee.cards import SUITS
-from tablee.engine import Action, Event, Game, IllegalAction, OptionSpec, register
+from tablee.engine import Action, Event, IllegalAction, OptionSpec, register
 
 from ._belote_common import (
     PLAYERS,
@@ -282,4 +282,4 @@ class Contree(BeloteFamily):
         return {"bid_labels": dict(BID_LABELS)}
 
 
-GAME = register(cast(Game, Contree()))
+GAME = register(Contree())

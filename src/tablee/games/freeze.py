@@ -117,14 +117,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from tablee.cards import CardError, check_deck, deck_52, shuffled
 from tablee.engine import (
     Action,
     BaseGame,
     Event,
-    Game,
     IllegalAction,
     InvalidOptions,
     OptionSpec,
@@ -996,6 +995,4 @@ _PHASE_HINTS = {
     Phase.OVER: "the game is over",
 }
 
-# BaseGame declares name/min_players/... as ClassVars, which mypy will not match to the Game
-# protocol's instance attributes; the object does satisfy the protocol at run time.
-GAME = register(cast(Game, Freeze()))
+GAME = register(Freeze())

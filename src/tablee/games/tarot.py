@@ -132,10 +132,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from tablee.cards import EXCUSE, SUITS, TAROT_RANKS, TAROT_TRUMPS, check_deck, deck_tarot, shuffled
-from tablee.engine import Action, BaseGame, Event, Game, IllegalAction, OptionSpec, register
+from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec, register
 from tablee.games import _tricks
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -1203,4 +1203,4 @@ def hand_strength(hand: Sequence[str]) -> float:
     return s * 18 / len(hand) if hand else 0.0
 
 
-GAME = register(cast(Game, TarotGame()))
+GAME = register(TarotGame())

@@ -144,10 +144,10 @@ import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 from tablee.cards import JOKERS, SUITS, check_deck, deck_54, shuffled
-from tablee.engine import Action, BaseGame, Event, Game, IllegalAction, register
+from tablee.engine import Action, BaseGame, Event, IllegalAction, register
 
 HAND_SIZE = 5
 YANIV_MAX = 7
@@ -827,4 +827,4 @@ def _auto_draw(state: YanivState, hand: tuple[str, ...]) -> Action:
     return {"type": "draw", "from": "stock"}
 
 
-GAME = register(cast(Game, Yaniv()))
+GAME = register(Yaniv())
