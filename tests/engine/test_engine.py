@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 import pytest
@@ -78,3 +79,25 @@ def test_visible_events_filters_and_strips_recipients() -> None:
 def test_leaks_finds_cards_in_keys_and_nested_values() -> None:
     assert leaks({"hand": ["AS"], "x": {"KH": 1}}, {"KH", "QD"}) == {"KH"}
     assert leaks({"hand": ["AS"]}, {"KH"}) == set()
+
+
+class _Suit(enum.StrEnum):
+    HEARTS = "KH"
+
+
+class _Sub(dict[str, object]):
+    pass
+
+
+def test_leaks_looks_past_numbers_and_into_every_container() -> None:
+    secret = {"KH", "QD", "7C", "JS", "AS", "TD"}
+    view = {
+        "scores": [0, 12, -3, 1.5, True, None],
+        "deep": [[1, [2, ("QD",)]], {"n": 3}],
+        7: {"x": frozenset({"7C"})},
+        "set": {"JS"},
+        "enum": _Suit.HEARTS,
+        "sub": _Sub(AS=1, other=["TD"]),
+    }
+    assert leaks(view, secret) == secret
+    assert leaks({"hand": ["AS"]}, set()) == set()
