@@ -35,12 +35,19 @@ def check_views(
         assert not leaked, f"events for seat {seat} leak {sorted(leaked)}"
 
 
+def copy_of(game: Game, state: Any) -> Any:
+    """A copy of ``state`` that shares nothing with it: its JSON form read back."""
+    return game.from_json(json.loads(json.dumps(game.to_json(state))))
+
+
 def check_refused(
-    game: Game, state: Any, seat: int, action: Any, before: str | None = None
+    game: Game, state: Any, seat: int, action: Any, snapshot: Any = None
 ) -> None:
-    """``before``: ``canonical(game, state)`` when the caller already has it."""
-    if before is None:
-        before = canonical(game, state)
+    """``snapshot``: ``copy_of(game, state)`` when the caller already has one. Comparing the
+    state with an unshared copy catches a change made in place; comparing canonical JSON forms
+    did the same at several times the cost, once per refused action."""
+    if snapshot is None:
+        snapshot = copy_of(game, state)
     try:
         game.apply(state, seat, action)
     except IllegalAction as exc:
@@ -49,7 +56,7 @@ def check_refused(
         raise AssertionError(
             f"{game.name}: seat {seat} action {action!r} was accepted but not legal"
         )
-    assert canonical(game, state) == before, "a refused action changed the state"
+    assert state == snapshot, "a refused action changed the state"
 
 
 def illegal_samples(
@@ -101,7 +108,7 @@ def playout(game: Game, players: int, seed: int, *, thorough: bool = True) -> An
     events: list[dict[str, Any]] = []
     for step in range(MAX_STEPS):
         assert Counter(game.cards(state)) == deck, f"cards not conserved at step {step}"
-        restored = game.from_json(json.loads(json.dumps(game.to_json(state))))
+        restored = copy_of(game, state)
         assert restored == state, "state does not round-trip through JSON"
         check_views(game, state, players, events)
         if game.is_over(state):
@@ -124,11 +131,11 @@ def playout(game: Game, players: int, seed: int, *, thorough: bool = True) -> An
             for s, acts in legal.items():
                 for a in acts:
                     game.apply(state, s, a)  # must not raise
-            before = canonical(game, state)
+            assert state == restored, "a legal action changed the state it was applied to"
             for s, bad in illegal_samples(
                 game, state, players, game.normalize_options(options), rnd
             ):
-                check_refused(game, state, s, bad, before)
+                check_refused(game, state, s, bad, restored)
         # mostly the seats the game waits on; sometimes an out-of-turn move
         movers = [s for s in to_act if legal[s]]
         others = [s for s in range(players) if legal[s] and s not in to_act]

@@ -12,7 +12,7 @@ import pytest
 from tablee.engine import Game, get_game
 from tablee.games import game_names
 
-from .conformance import auto_playout, check_views, playout
+from .conformance import auto_playout, check_refused, check_views, playout
 
 DEFAULT_PLAYOUTS = 3
 
@@ -87,3 +87,27 @@ def test_the_leak_check_bites(name: str) -> None:
     check_views(inner, state, n)
     with pytest.raises(AssertionError, match="leaks"):
         check_views(_LeakyGame(inner), state, n)  # type: ignore[arg-type]
+
+
+class _TamperingGame:
+    """A real game whose ``apply`` changes the state it is given before deciding."""
+
+    def __init__(self, inner: Game) -> None:
+        self._inner = inner
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._inner, attr)
+
+    def apply(self, state: Any, seat: int, action: Any) -> Any:
+        # every state keeps its seed; a refusal does not read it
+        object.__setattr__(state, "seed", f"{state.seed}-tampered")
+        return self._inner.apply(state, seat, action)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_refusal_check_bites(name: str) -> None:
+    inner = get_game(name)
+    state = inner.new(players=inner.min_players, options={}, seed=3)
+    check_refused(inner, state, 0, {"type": "frobnicate"})
+    with pytest.raises(AssertionError, match="a refused action changed the state"):
+        check_refused(_TamperingGame(inner), state, 0, {"type": "frobnicate"})  # type: ignore[arg-type]
