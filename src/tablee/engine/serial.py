@@ -39,7 +39,23 @@ _ENCODERS: dict[type, typing.Callable[[Any], Any]] = {}
 def _encoder(kind: type) -> typing.Callable[[Any], Any]:
     if dataclasses.is_dataclass(kind):
         names = tuple(f.name for f in _fields(kind))
-        return lambda v: {n: to_jsonable(getattr(v, n)) for n in names}
+
+        def enc_dc(v: Any) -> dict[str, Any]:
+            # the plain-leaf shortcut inlined: most fields are ints, strings and flat tuples, and
+            # a call per field was most of the cost of encoding a state
+            out = {}
+            for n in names:
+                x = getattr(v, n)
+                kind = type(x)
+                if kind in _PLAIN:
+                    out[n] = x
+                elif kind is tuple:
+                    out[n] = [y if type(y) in _PLAIN else to_jsonable(y) for y in x]
+                else:
+                    out[n] = to_jsonable(x)
+            return out
+
+        return enc_dc
     if issubclass(kind, enum.Enum):
         return lambda v: v.value
     if issubclass(kind, tuple | list):
