@@ -5,7 +5,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from tablee.cards import deck_52, shuffled
 from tablee.engine import (
+    BaseGame,
     IllegalAction,
     InvalidOptions,
     OptionSpec,
@@ -101,3 +103,17 @@ def test_leaks_looks_past_numbers_and_into_every_container() -> None:
     }
     assert leaks(view, secret) == secret
     assert leaks({"hand": ["AS"]}, set()) == set()
+
+
+def test_first_cards_checks_a_stacked_deck_or_shuffles_from_the_seed() -> None:
+    full = deck_52()
+    assert BaseGame.first_cards(None, full, 7) == shuffled(full, 7, "deal", 1)
+    assert BaseGame.first_cards(None, full, 7) != BaseGame.first_cards(None, full, 8)
+    stacked = list(reversed(full))
+    assert BaseGame.first_cards(stacked, full, 7) == stacked
+    with pytest.raises(InvalidOptions, match="deck") as err:
+        BaseGame.first_cards(full[:-1], full, 7)
+    assert "missing" in str(err.value)
+    for game in ("barbu", "motton", "freeze"):
+        with pytest.raises(InvalidOptions, match="deck"):
+            get_game(game).new(players=4, deck=["AS", "AS"])

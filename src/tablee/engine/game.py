@@ -15,6 +15,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
+from tablee.cards import CardError, check_deck, shuffled
+
 from .errors import IllegalAction, InvalidOptions
 from .options import OptionSet, OptionSpec
 from .serial import from_jsonable, to_jsonable
@@ -89,6 +91,19 @@ class BaseGame(ABC, Generic[S]):
     def _new(
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
     ) -> S: ...
+
+    @staticmethod
+    def first_cards(
+        deck: Sequence[str] | None, full: Sequence[str], seed: int | str
+    ) -> list[str]:
+        """The cards of the first deal: a stacked ``deck`` checked to hold exactly the ``full``
+        deck's cards, else the full deck shuffled from the seed for deal 1."""
+        if deck is None:
+            return shuffled(full, seed, "deal", 1)
+        try:
+            return check_deck(deck, full)
+        except CardError as exc:
+            raise InvalidOptions("deck", str(exc)) from None
 
     def check_players(self, players: int) -> None:
         if isinstance(players, bool) or not isinstance(players, int):

@@ -27,7 +27,7 @@ import enum
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from tablee.cards import SUITS, check_deck, deck_32, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction
@@ -35,12 +35,17 @@ from tablee.engine import Action, BaseGame, Event, IllegalAction
 from ._tricks import (
     BELOTE_PLAIN_ORDER,
     BELOTE_TRUMP_ORDER,
+    Trick,
     belote_points,
+    evolve,
     french_suit,
+    last_trick_view,
     order_power,
     playable,
     refusal,
+    trick_view,
     winner,
+    without,
 )
 
 PLAYERS = 4
@@ -54,19 +59,6 @@ PLAIN_POWER = order_power(BELOTE_PLAIN_ORDER)
 TRUMP_POWER = order_power(BELOTE_TRUMP_ORDER)
 DECK = tuple(deck_32())
 DECK_SET = frozenset(DECK)
-
-
-T = TypeVar("T")
-
-
-def evolve(obj: T, **changes: Any) -> T:
-    """``dataclasses.replace`` without its ``__init__`` round trip (several times faster on the
-    play path). For the frozen state dataclasses here: no ``__post_init__``, no slots."""
-    assert changes.keys() <= obj.__dict__.keys(), f"unknown fields {set(changes)}"
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 def team_of(seat: int) -> int:
@@ -104,13 +96,6 @@ class Contract:
     trump: str
     value: int = 0
     coinche: int = 1
-
-
-@dataclass(frozen=True)
-class Trick:
-    leader: int
-    cards: tuple[str, ...]
-    winner: int
 
 
 @dataclass(frozen=True)
@@ -222,6 +207,21 @@ def deal_packets(
             hands[seat] += cards[pos : pos + n]
             pos += n
     return hands, pos
+
+
+def stack_packets(
+    hands: Sequence[Sequence[str]], dealer: int, packets: Sequence[int]
+) -> tuple[list[str], list[list[str]]]:
+    """The inverse of ``deal_packets``: the top of a deck that deals each seat the first cards of
+    its hand in ``packets``, and what is left of each hand."""
+    rest = [list(h) for h in hands]
+    deck: list[str] = []
+    for n in packets:
+        for i in range(1, PLAYERS + 1):
+            seat = (dealer + i) % PLAYERS
+            deck += rest[seat][:n]
+            del rest[seat][:n]
+    return deck, rest
 
 
 def sort_hand(hand: Sequence[str], trump: str | None) -> list[str]:
@@ -461,8 +461,7 @@ class BeloteFamily(BaseGame[BeloteState]):
             raise IllegalAction(why)
         assert state.contract is not None
         trump = state.contract.trump
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hand if c != card)
+        hands = without(state.hands, seat, card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         announced = state.announced
         if seat == state.belote_holder and card[1] == trump and card[0] in "KQ":
@@ -473,7 +472,7 @@ class BeloteFamily(BaseGame[BeloteState]):
         if len(trick) < PLAYERS:
             new = evolve(
                 state,
-                hands=tuple(hands),
+                hands=hands,
                 trick=trick,
                 turn=(seat + 1) % PLAYERS,
                 announced=announced,
@@ -485,13 +484,13 @@ class BeloteFamily(BaseGame[BeloteState]):
             {
                 "type": "trick",
                 "seat": w,
-                "cards": _trick_view(state.leader, trick),
+                "cards": trick_view(state.leader, trick, PLAYERS),
                 "points": sum(belote_points(c, trump) for c in trick),
             }
         )
         new = evolve(
             state,
-            hands=tuple(hands),
+            hands=hands,
             trick=(),
             tricks=tricks,
             leader=w,
@@ -641,10 +640,8 @@ class BeloteFamily(BaseGame[BeloteState]):
             "contract": None if contract is None else _contract_view(contract),
             "trump": trump,
             "leader": state.leader,
-            "trick": _trick_view(state.leader, state.trick),
-            "last_trick": None
-            if last is None
-            else {"cards": _trick_view(last.leader, last.cards), "winner": last.winner},
+            "trick": trick_view(state.leader, state.trick, PLAYERS),
+            "last_trick": last_trick_view(last, PLAYERS),
             "tricks_won": won,
             "team_tricks": [won[0] + won[2], won[1] + won[3]],
             "belote": [{"seat": c.seat, "type": c.type} for c in state.announced],
@@ -667,10 +664,6 @@ class BeloteFamily(BaseGame[BeloteState]):
             raise _bad("name a trump 'suit': S, H, D or C")
         assert isinstance(suit, str)
         return suit
-
-
-def _trick_view(leader: int, cards: Sequence[str]) -> list[dict[str, Any]]:
-    return [{"seat": (leader + i) % PLAYERS, "card": c} for i, c in enumerate(cards)]
 
 
 def _call_view(call: Call) -> dict[str, Any]:

@@ -7,14 +7,23 @@ which obligations its rules impose. Functions are pure and work on card strings.
 - ``playable``: the cards a hand may play to a trick under follow / trump / overtrump /
   undertrump / partner-is-master rules.
 - Belote/contrée card points and orders, and the plain-suit order used by barbu and motton.
+- What every trick game's state does the same way: ``evolve`` (the cheap ``replace``), the
+  finished ``Trick``, a card taken from a hand, a per-seat count raised, the views of the trick on
+  the table and of the last one, and the checked ``card`` of a play action.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from tablee.cards import CardError, parse_french
+from tablee.engine import Action, IllegalAction
 
 SuitOf = Callable[[str], str]
 Power = Callable[[str], int]
+T = TypeVar("T")
 
 #: weakest to strongest
 BELOTE_PLAIN_ORDER = "789JQKTA"
@@ -192,3 +201,74 @@ def refusal(
             return "your partner holds the trick: you may discard, but a trump must overtrump"
         return "you must overtrump"
     return "you must trump"
+
+
+# -- the state of a trick game ---------------------------------------------------------------------
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` without its cost (it runs ``__init__``, one ``object.__setattr__``
+    per field, and was most of the time of a move): the instance's ``__dict__`` copied with the
+    changes. For the frozen state dataclasses of the games: no ``__post_init__``, no slots."""
+    assert changes.keys() <= obj.__dict__.keys(), f"unknown fields {set(changes)}"
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: who led it, its cards in play order, who took it."""
+
+    leader: int
+    cards: tuple[str, ...]
+    winner: int
+
+
+def without(
+    hands: tuple[tuple[str, ...], ...], seat: int, card: str
+) -> tuple[tuple[str, ...], ...]:
+    """``hands`` once ``seat`` has played ``card``."""
+    out = list(hands)
+    out[seat] = tuple(c for c in hands[seat] if c != card)
+    return tuple(out)
+
+
+def raised(counts: tuple[int, ...], seat: int, by: int = 1) -> tuple[int, ...]:
+    """``counts`` (one per seat) with ``seat``'s raised by ``by``."""
+    out = list(counts)
+    out[seat] += by
+    return tuple(out)
+
+
+STANDARD_POWER = order_power(STANDARD_ORDER)
+
+
+def standard_hand(cards: Sequence[str]) -> tuple[str, ...]:
+    """A 52-card hand in display order: by suit (spades, hearts, clubs, diamonds), then rank."""
+    return tuple(sorted(cards, key=lambda c: ("SHCD".index(c[1]), STANDARD_POWER(c))))
+
+
+def trick_view(leader: int, cards: Sequence[str], players: int) -> list[dict[str, Any]]:
+    """The cards of a trick with the seat that played each: ``[{"seat", "card"}...]``."""
+    return [{"seat": (leader + i) % players, "card": c} for i, c in enumerate(cards)]
+
+
+def last_trick_view(last: Trick | None, players: int) -> dict[str, Any] | None:
+    """``{"cards": [{"seat", "card"}...], "winner": seat}``, or None before the first trick."""
+    if last is None:
+        return None
+    return {"cards": trick_view(last.leader, last.cards, players), "winner": last.winner}
+
+
+def french_card(action: Action) -> str:
+    """The ``card`` of a play action, checked to be a card of the French notation."""
+    card = action.get("card")
+    if not isinstance(card, str):
+        raise IllegalAction("a play needs a 'card'", "bad_action")
+    try:
+        parse_french(card)
+    except CardError as exc:
+        raise IllegalAction(str(exc), "bad_action") from None
+    return card

@@ -77,37 +77,36 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from tablee.cards import CardError, check_deck, deck_52, parse_french, shuffled
-from tablee.engine import (
-    Action,
-    BaseGame,
-    Event,
-    IllegalAction,
-    InvalidOptions,
-    register,
-)
+from tablee.cards import deck_52, shuffled
+from tablee.engine import Action, BaseGame, Event, IllegalAction, register
 
-from ._tricks import STANDARD_ORDER, french_suit, order_power, playable, winner
+from ._tricks import (
+    STANDARD_POWER,
+    Trick,
+    evolve,
+    french_card,
+    french_suit,
+    last_trick_view,
+    playable,
+    raised,
+    standard_hand,
+    trick_view,
+    winner,
+    without,
+)
 
 ROUNDS = ("tricks", "hearts", "queens", "king", "all")
 #: the rounds (0-based) where a heart may not be led before one has been discarded
 HEART_LEAD_RULE = frozenset({1, 3, 4})
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
-_power = order_power(STANDARD_ORDER)
+_power = STANDARD_POWER
 
 
 class Phase(StrEnum):
     PLAY = "play"
     DEAL = "deal"
     OVER = "over"
-
-
-@dataclass(frozen=True)
-class Trick:
-    leader: int
-    cards: tuple[str, ...]
-    winner: int
 
 
 @dataclass(frozen=True)
@@ -134,17 +133,6 @@ class BarbuState:
     sheet: tuple[tuple[int, ...], ...]
 
 
-def _evolve(state: BarbuState, **changes: Any) -> BarbuState:
-    """``dataclasses.replace`` without its cost (it runs ``__init__``, one ``object.__setattr__``
-    per field, and was most of the time of a move): the instance's ``__dict__`` copied with the
-    changes. Called with field names only; the conformance suite round-trips every state."""
-    new = object.__new__(BarbuState)
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    object.__setattr__(new, "__dict__", fields)
-    return new
-
-
 def card_points(card: str, rnd: int) -> int:
     """What one card costs the trick's winner in round ``rnd`` (0-based), the trick itself aside."""
     pts = 0
@@ -169,10 +157,6 @@ def barbu_deck(players: int) -> list[str]:
     return cards
 
 
-def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=lambda c: ("SHCD".index(c[1]), _power(c))))
-
-
 class Barbu(BaseGame[BarbuState]):
     name = "barbu"
     title = "Barbu"
@@ -189,13 +173,7 @@ class Barbu(BaseGame[BarbuState]):
     def _new(
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
     ) -> BarbuState:
-        if deck is not None:
-            try:
-                cards = check_deck(deck, barbu_deck(players))
-            except CardError as exc:
-                raise InvalidOptions("deck", str(exc)) from None
-        else:
-            cards = shuffled(barbu_deck(players), seed, "deal", 1)
+        cards = self.first_cards(deck, barbu_deck(players), seed)
         empty = tuple(() for _ in range(players))
         zeros = (0,) * players
         state = BarbuState(
@@ -221,9 +199,9 @@ class Barbu(BaseGame[BarbuState]):
     def _dealt(self, state: BarbuState, cards: Sequence[str]) -> tuple[BarbuState, list[Event]]:
         n = state.players
         first = (state.dealer + 1) % n
-        hands = tuple(_sorted_hand(cards[(s - first) % n :: n]) for s in range(n))
+        hands = tuple(standard_hand(cards[(s - first) % n :: n]) for s in range(n))
         zeros = (0,) * n
-        new = _evolve(
+        new = evolve(
             state,
             phase=Phase.PLAY,
             hands=hands,
@@ -283,15 +261,8 @@ class Barbu(BaseGame[BarbuState]):
             raise self.reject(state, seat, action)
         if seat != state.turn:
             raise IllegalAction("it is not your turn", "not_your_turn")
-        card = action.get("card")
-        if not isinstance(card, str):
-            raise IllegalAction("a play needs a 'card'", "bad_action")
-        try:
-            parse_french(card)
-        except CardError as exc:
-            raise IllegalAction(str(exc), "bad_action") from None
-        hand = state.hands[seat]
-        if card not in hand:
+        card = french_card(action)
+        if card not in state.hands[seat]:
             raise IllegalAction(f"you do not hold {card}")
         if card not in self.legal_cards(state, seat):
             if state.trick:
@@ -303,37 +274,30 @@ class Barbu(BaseGame[BarbuState]):
 
     def _play(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Event]]:
         n = state.players
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
+        hands = without(state.hands, seat, card)
         broken = state.hearts_broken or (
             bool(state.trick) and card[1] == "H" and state.trick[0][1] != "H"
         )
         trick = (*state.trick, card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         if len(trick) < n:
-            new = _evolve(
-                state, hands=tuple(hands), trick=trick, turn=(seat + 1) % n, hearts_broken=broken
-            )
+            new = evolve(state, hands=hands, trick=trick, turn=(seat + 1) % n, hearts_broken=broken)
             return new, events
         won_by = (state.leader + winner(trick, french_suit, None, _power)) % n
         pts = trick_points(trick, state.round)
         taken = list(state.taken)
         taken[won_by] = taken[won_by] + trick
-        tricks_won = list(state.tricks_won)
-        tricks_won[won_by] += 1
-        points = list(state.points)
-        points[won_by] += pts
         events.append({"type": "trick", "seat": won_by, "cards": list(trick), "points": pts})
-        new = _evolve(
+        new = evolve(
             state,
-            hands=tuple(hands),
+            hands=hands,
             trick=(),
             turn=won_by,
             leader=won_by,
             hearts_broken=broken,
             taken=tuple(taken),
-            tricks_won=tuple(tricks_won),
-            points=tuple(points),
+            tricks_won=raised(state.tricks_won, won_by),
+            points=raised(state.points, won_by, pts),
             last_trick=Trick(state.leader, trick, won_by),
         )
         if any(new.hands):
@@ -357,14 +321,14 @@ class Barbu(BaseGame[BarbuState]):
         )
         sheet = (*state.sheet, state.points)
         if state.round + 1 == len(ROUNDS):
-            new = _evolve(state, phase=Phase.OVER, scores=scores, sheet=sheet)
+            new = evolve(state, phase=Phase.OVER, scores=scores, sheet=sheet)
             winners = _lowest(scores)
             events.append(
                 {"type": "game_end", "seat": None, "scores": list(scores), "winners": winners}
             )
             return new, events
         # the first leader of the round deals the next one
-        new = _evolve(
+        new = evolve(
             state,
             phase=Phase.DEAL,
             round=state.round + 1,
@@ -411,7 +375,6 @@ class Barbu(BaseGame[BarbuState]):
 
     def view(self, state: BarbuState, seat: int | None) -> dict[str, Any]:
         n = state.players
-        last = state.last_trick
         return {
             "game": self.name,
             "players": n,
@@ -425,17 +388,8 @@ class Barbu(BaseGame[BarbuState]):
             "deal": state.round + 1,
             "contract": ROUNDS[state.round],
             "trump": None,
-            "trick": [
-                {"seat": (state.leader + i) % n, "card": c} for i, c in enumerate(state.trick)
-            ],
-            "last_trick": None
-            if last is None
-            else {
-                "cards": [
-                    {"seat": (last.leader + i) % n, "card": c} for i, c in enumerate(last.cards)
-                ],
-                "winner": last.winner,
-            },
+            "trick": trick_view(state.leader, state.trick, n),
+            "last_trick": last_trick_view(state.last_trick, n),
             "bids": [],
             "tricks_won": list(state.tricks_won),
             "points": list(state.points),

@@ -93,6 +93,7 @@ from ._belote_common import (
     Tally,
     deal_packets,
     evolve,
+    stack_packets,
     strong_suit,
     team_of,
 )
@@ -106,17 +107,12 @@ def stacked_deck(
     """The deck (top first) that deals ``hands`` (8 cards per seat, the taker's including the
     turned card) when ``taker`` takes: each seat's first 5 cards (the taker's without the turned
     card) go in the 3-2 packets, the rest in the completion."""
-    rest = [list(h) for h in hands]
-    rest[taker].remove(turned)
-    order = [(dealer + i) % PLAYERS for i in range(1, PLAYERS + 1)]
-    deck: list[str] = []
-    for n in FIRST_PACKETS:
-        for s in order:
-            deck += rest[s][:n]
-            del rest[s][:n]
+    first = [list(h) for h in hands]
+    first[taker].remove(turned)
+    deck, rest = stack_packets(first, dealer, FIRST_PACKETS)
     deck.append(turned)
-    for s in order:
-        deck += rest[s]
+    for i in range(1, PLAYERS + 1):
+        deck += rest[(dealer + i) % PLAYERS]
     return deck
 
 

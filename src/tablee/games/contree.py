@@ -89,6 +89,7 @@ from ._belote_common import (
     Tally,
     deal_packets,
     evolve,
+    stack_packets,
     strong_suit,
     team_of,
 )
@@ -102,14 +103,7 @@ BID_LABELS = {str(CAPOT_BID): "capot", str(GENERALE): "générale"}
 
 def stacked_deck(hands: Sequence[Sequence[str]], dealer: int = 3) -> list[str]:
     """The deck (top first) that deals ``hands`` (8 cards per seat) in packets of 3-2-3."""
-    rest = [list(h) for h in hands]
-    deck: list[str] = []
-    for n in PACKETS:
-        for i in range(1, PLAYERS + 1):
-            s = (dealer + i) % PLAYERS
-            deck += rest[s][:n]
-            del rest[s][:n]
-    return deck
+    return stack_packets(hands, dealer, PACKETS)[0]
 
 
 def trailing_passes(calls: Sequence[Call]) -> int:

@@ -119,13 +119,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from tablee.cards import CardError, check_deck, deck_52, shuffled
+from tablee.cards import deck_52, shuffled
 from tablee.engine import (
     Action,
     BaseGame,
     Event,
     IllegalAction,
-    InvalidOptions,
     OptionSpec,
     register,
 )
@@ -296,13 +295,7 @@ class Freeze(BaseGame[FreezeState]):
     def _new(
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
     ) -> FreezeState:
-        if deck is not None:
-            try:
-                cards = check_deck(deck, DECK)
-            except CardError as exc:
-                raise InvalidOptions("deck", str(exc)) from None
-        else:
-            cards = shuffled(DECK, seed, "deal", 1)
+        cards = self.first_cards(deck, DECK, seed)
         dealer = players - 1
         layouts, known, stock = _deal(players, cards, dealer)
         return FreezeState(

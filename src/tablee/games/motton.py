@@ -84,23 +84,29 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from tablee.cards import CardError, check_deck, deck_52, parse_french, shuffled
-from tablee.engine import (
-    Action,
-    BaseGame,
-    Event,
-    IllegalAction,
-    InvalidOptions,
-    OptionSpec,
-    register,
-)
+from tablee.cards import deck_52, shuffled
+from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec, register
 
-from ._tricks import STANDARD_ORDER, french_suit, order_power, playable, winner
+from ._tricks import (
+    STANDARD_ORDER,
+    STANDARD_POWER,
+    Trick,
+    evolve,
+    french_card,
+    french_suit,
+    last_trick_view,
+    playable,
+    raised,
+    standard_hand,
+    trick_view,
+    winner,
+    without,
+)
 
 ROUND_CARDS = (*range(10, 0, -1), *range(1, 11))
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
-_power = order_power(STANDARD_ORDER)
+_power = STANDARD_POWER
 
 
 def round_score(cards: int, tricks: int) -> int:
@@ -117,13 +123,6 @@ class Phase(StrEnum):
     PLAY = "play"
     DEAL = "deal"
     OVER = "over"
-
-
-@dataclass(frozen=True)
-class Trick:
-    leader: int
-    cards: tuple[str, ...]
-    winner: int
 
 
 @dataclass(frozen=True)
@@ -170,21 +169,6 @@ class MottonState:
     sheet: tuple[Row, ...]
 
 
-def _evolve(state: MottonState, **changes: Any) -> MottonState:
-    """``dataclasses.replace`` without its cost (it runs ``__init__``, one ``object.__setattr__``
-    per field, and was most of the time of a move): the instance's ``__dict__`` copied with the
-    changes. Called with field names only; the conformance suite round-trips every state."""
-    new = object.__new__(MottonState)
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    object.__setattr__(new, "__dict__", fields)
-    return new
-
-
-def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=lambda c: ("SHCD".index(c[1]), _power(c))))
-
-
 class Motton(BaseGame[MottonState]):
     name = "motton"
     title = "Motton"
@@ -217,13 +201,7 @@ class Motton(BaseGame[MottonState]):
     def _new(
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
     ) -> MottonState:
-        if deck is not None:
-            try:
-                cards = check_deck(deck, deck_52())
-            except CardError as exc:
-                raise InvalidOptions("deck", str(exc)) from None
-        else:
-            cards = shuffled(deck_52(), seed, "deal", 1)
+        cards = self.first_cards(deck, deck_52(), seed)
         zeros = (0,) * players
         state = MottonState(
             players=players,
@@ -254,11 +232,9 @@ class Motton(BaseGame[MottonState]):
         n = state.players
         k = ROUND_CARDS[state.round]
         first = (state.dealer + 1) % n
-        hands = tuple(
-            _sorted_hand(cards[(s - first) % n : n * k : n]) for s in range(n)
-        )
+        hands = tuple(standard_hand(cards[(s - first) % n : n * k : n]) for s in range(n))
         turned = cards[n * k]
-        new = _evolve(
+        new = evolve(
             state,
             phase=Phase.BID,
             hands=hands,
@@ -357,13 +333,7 @@ class Motton(BaseGame[MottonState]):
                     f"you may not bid {value}: the bids would add up to the {k} cards in hand"
                 )
             return self._bid(state, seat, value)
-        card = action.get("card")
-        if not isinstance(card, str):
-            raise IllegalAction("a play needs a 'card'", "bad_action")
-        try:
-            parse_french(card)
-        except CardError as exc:
-            raise IllegalAction(str(exc), "bad_action") from None
+        card = french_card(action)
         if card not in state.hands[seat]:
             raise IllegalAction(f"you do not hold {card}")
         if state.trick and card[1] != state.trick[0][1]:
@@ -385,8 +355,8 @@ class Motton(BaseGame[MottonState]):
         bids[seat] = value
         events: list[Event] = [{"type": "bid", "seat": seat, "value": value}]
         if any(b is None for b in bids):
-            return _evolve(state, bids=tuple(bids), turn=(seat + 1) % n), events
-        new = _evolve(
+            return evolve(state, bids=tuple(bids), turn=(seat + 1) % n), events
+        new = evolve(
             state,
             bids=tuple(bids),
             phase=Phase.PLAY,
@@ -399,24 +369,21 @@ class Motton(BaseGame[MottonState]):
 
     def _play(self, state: MottonState, seat: int, card: str) -> tuple[MottonState, list[Event]]:
         n = state.players
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
+        hands = without(state.hands, seat, card)
         trick = (*state.trick, card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         if len(trick) < n:
-            return _evolve(state, hands=tuple(hands), trick=trick, turn=(seat + 1) % n), events
+            return evolve(state, hands=hands, trick=trick, turn=(seat + 1) % n), events
         won_by = (state.leader + winner(trick, french_suit, self.trump(state), _power)) % n
-        tricks_won = list(state.tricks_won)
-        tricks_won[won_by] += 1
         events.append({"type": "trick", "seat": won_by, "cards": list(trick)})
-        new = _evolve(
+        new = evolve(
             state,
-            hands=tuple(hands),
+            hands=hands,
             trick=(),
             played=state.played + trick,
             turn=won_by,
             leader=won_by,
-            tricks_won=tuple(tricks_won),
+            tricks_won=raised(state.tricks_won, won_by),
             last_trick=Trick(state.leader, trick, won_by),
         )
         if any(new.hands):
@@ -458,16 +425,16 @@ class Motton(BaseGame[MottonState]):
         )
         if replayed:
             # same number of cards, new deal, same dealer
-            return _evolve(state, phase=Phase.DEAL, replay=state.replay + 1), events
+            return evolve(state, phase=Phase.DEAL, replay=state.replay + 1), events
         sheet = (*state.sheet, row)
         if state.round + 1 == len(ROUND_CARDS):
-            new = _evolve(state, phase=Phase.OVER, scores=scores, sheet=sheet)
+            new = evolve(state, phase=Phase.OVER, scores=scores, sheet=sheet)
             winners = _highest(scores)
             events.append(
                 {"type": "game_end", "seat": None, "scores": list(scores), "winners": winners}
             )
             return new, events
-        new = _evolve(
+        new = evolve(
             state,
             phase=Phase.DEAL,
             round=state.round + 1,
@@ -515,7 +482,6 @@ class Motton(BaseGame[MottonState]):
 
     def view(self, state: MottonState, seat: int | None) -> dict[str, Any]:
         n = state.players
-        last = state.last_trick
         first = (state.dealer + 1) % n
         return {
             "game": self.name,
@@ -533,17 +499,8 @@ class Motton(BaseGame[MottonState]):
             "trump": self.trump(state) if state.revealed else None,
             "turned": state.turned if state.revealed else None,
             "turned_hidden": not state.revealed,
-            "trick": [
-                {"seat": (state.leader + i) % n, "card": c} for i, c in enumerate(state.trick)
-            ],
-            "last_trick": None
-            if last is None
-            else {
-                "cards": [
-                    {"seat": (last.leader + i) % n, "card": c} for i, c in enumerate(last.cards)
-                ],
-                "winner": last.winner,
-            },
+            "trick": trick_view(state.leader, state.trick, n),
+            "last_trick": last_trick_view(state.last_trick, n),
             "bids": [
                 {"seat": s % n, "value": state.bids[s % n]}
                 for s in range(first, first + n)

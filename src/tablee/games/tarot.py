@@ -137,6 +137,7 @@ from typing import Any, ClassVar
 from tablee.cards import EXCUSE, SUITS, TAROT_RANKS, TAROT_TRUMPS, check_deck, deck_tarot, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec, register
 from tablee.games import _tricks
+from tablee.games._tricks import Trick, evolve, last_trick_view, trick_view, without
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 MULTIPLIER = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
@@ -303,13 +304,6 @@ class Poignee:
 
 
 @dataclass(frozen=True)
-class Trick:
-    leader: int
-    cards: tuple[str, ...]
-    winner: int
-
-
-@dataclass(frozen=True)
 class DealRecord:
     """One scored deal. No card names: see the module docstring (views)."""
 
@@ -366,13 +360,22 @@ class TarotState:
     redeal_seat: int | None
 
 
-def _replace(state: TarotState, **changes: Any) -> TarotState:
-    """``dataclasses.replace`` without its per-field checks: the hot path of every move (the
-    state has many fields and a move changes a few)."""
-    new = object.__new__(TarotState)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
+#: what a new deal starts from, in ``new`` and at every deal after it
+_FRESH_DEAL: dict[str, Any] = {
+    "phase": Phase.BID,
+    "chien_shown": False,
+    "bids": (),
+    "taker": None,
+    "contract": None,
+    "called": None,
+    "partner": None,
+    "partner_known": False,
+    "ecart": (),
+    "chelem": None,
+    "poignees": (),
+    "trick": (),
+    "tricks": (),
+}
 
 
 def _record_json(r: DealRecord) -> dict[str, Any]:
@@ -434,25 +437,13 @@ class TarotGame(BaseGame[TarotState]):
             dealer=players - 1,
             scores=(0,) * players,
             history=(),
-            phase=Phase.BID,
             hands=(),
             chien=(),
             chien_dealt=(),
-            chien_shown=False,
-            bids=(),
-            taker=None,
-            contract=None,
-            called=None,
-            partner=None,
-            partner_known=False,
-            ecart=(),
-            chelem=None,
-            poignees=(),
             leader=0,
-            trick=(),
-            tricks=(),
             redeal=None,
             redeal_seat=None,
+            **_FRESH_DEAL,
         )
         state, _ = self._deal(base, base.dealer, 1, 0, stacked)
         return state
@@ -482,30 +473,18 @@ class TarotGame(BaseGame[TarotState]):
             events.append({"type": "redeal", "seat": dealer, "reason": "petit_sec", "player": sec})
             reason, redeal_seat = "petit_sec", sec
             stacked, attempt = None, attempt + 1
-        state = _replace(
+        state = evolve(
             state,
             deal=deal_no,
             attempt=attempt,
             dealer=dealer,
-            phase=Phase.BID,
             hands=hands,
             chien=chien,
             chien_dealt=chien,
-            chien_shown=False,
-            bids=(),
-            taker=None,
-            contract=None,
-            called=None,
-            partner=None,
-            partner_known=False,
-            ecart=(),
-            chelem=None,
-            poignees=(),
             leader=(dealer + 1) % state.players,
-            trick=(),
-            tricks=(),
             redeal=reason,
             redeal_seat=redeal_seat,
+            **_FRESH_DEAL,
         )
         return state, events
 
@@ -755,7 +734,7 @@ class TarotGame(BaseGame[TarotState]):
                 raise IllegalAction(f"you must bid higher than {best}")
             events = [{"type": "bid", "seat": seat, "contract": bid}]
         bids = (*state.bids, (seat, bid))
-        state = _replace(state, bids=bids, redeal=None, redeal_seat=None)
+        state = evolve(state, bids=bids, redeal=None, redeal_seat=None)
         if bid != "garde_contre" and len(bids) < state.players:
             return state, events
         best = self._best_bid(state)
@@ -770,10 +749,10 @@ class TarotGame(BaseGame[TarotState]):
             )
             return new, events + more
         taker = next(s for s, c in bids if c == best)
-        state = _replace(state, taker=taker, contract=best)
+        state = evolve(state, taker=taker, contract=best)
         events.append({"type": "taker", "seat": taker, "contract": best})
         if state.players == 5:
-            return _replace(state, phase=Phase.CALL), events
+            return evolve(state, phase=Phase.CALL), events
         return self._after_call(state, events)
 
     def _call(self, state: TarotState, seat: int, card: str) -> tuple[TarotState, list[Event]]:
@@ -782,7 +761,7 @@ class TarotGame(BaseGame[TarotState]):
             rank = {"K": "king", "Q": "queen", "C": "cavalier", "J": "valet"}[allowed[0][0]]
             raise IllegalAction(f"you must call a {rank}")
         partner = next((s for s, h in enumerate(state.hands) if card in h and s != seat), None)
-        state = _replace(state, called=card, partner=partner)
+        state = evolve(state, called=card, partner=partner)
         return self._after_call(state, [{"type": "call", "seat": seat, "card": card}])
 
     def _after_call(self, state: TarotState, events: list[Event]) -> tuple[TarotState, list[Event]]:
@@ -795,7 +774,7 @@ class TarotGame(BaseGame[TarotState]):
             known = state.partner_known or (
                 state.called is not None and state.called in state.chien_dealt
             )
-            state = _replace(
+            state = evolve(
                 state,
                 hands=tuple(hands),
                 chien=(),
@@ -804,7 +783,7 @@ class TarotGame(BaseGame[TarotState]):
                 phase=Phase.ECART,
             )
             return state, events
-        return _replace(state, phase=Phase.CHELEM), events
+        return evolve(state, phase=Phase.CHELEM), events
 
     def _discard(self, state: TarotState, seat: int, card: str) -> tuple[TarotState, list[Event]]:
         hand = state.hands[seat]
@@ -825,12 +804,12 @@ class TarotGame(BaseGame[TarotState]):
             {"type": "discard", "seat": seat, "card": card, "to": [seat]},
             {"type": "discard", "seat": seat, "count": len(ecart)},
         ]
-        state = _replace(state, hands=tuple(hands), ecart=ecart)
+        state = evolve(state, hands=tuple(hands), ecart=ecart)
         if len(ecart) < CHIEN_SIZE[state.players]:
             return state, events
         trumps = [c for c in ecart if c in _TRUMP_SET]
         events.append({"type": "ecart", "seat": seat, "count": len(ecart), "trumps": trumps})
-        return _replace(state, phase=Phase.CHELEM), events
+        return evolve(state, phase=Phase.CHELEM), events
 
     def _undo(self, state: TarotState, seat: int) -> tuple[TarotState, list[Event]]:
         if not state.ecart:
@@ -843,13 +822,13 @@ class TarotGame(BaseGame[TarotState]):
             {"type": "undo", "seat": seat, "card": card, "to": [seat]},
             {"type": "undo", "seat": seat, "count": len(ecart)},
         ]
-        return _replace(state, hands=tuple(hands), ecart=ecart), events
+        return evolve(state, hands=tuple(hands), ecart=ecart), events
 
     def _announce_chelem(
         self, state: TarotState, seat: int, announced: bool
     ) -> tuple[TarotState, list[Event]]:
         leader = seat if announced else (state.dealer + 1) % state.players
-        state = _replace(state, chelem=announced, leader=leader, phase=Phase.PLAY)
+        state = evolve(state, chelem=announced, leader=leader, phase=Phase.PLAY)
         return state, [{"type": "chelem", "seat": seat, "announced": announced}]
 
     def _poignee(
@@ -870,7 +849,7 @@ class TarotGame(BaseGame[TarotState]):
             raise IllegalAction(f"a {level} poignée needs {need} trumps (the Excuse counts)")
         need = POIGNEE_TRUMPS[state.players][POIGNEE_LEVELS.index(level)]
         shown = poignee_cards(state.hands[seat], need)
-        state = _replace(state, poignees=(*state.poignees, Poignee(seat, level, shown)))
+        state = evolve(state, poignees=(*state.poignees, Poignee(seat, level, shown)))
         return state, [{"type": "poignee", "seat": seat, "level": level, "cards": list(shown)}]
 
     def _play(self, state: TarotState, seat: int, card: str) -> tuple[TarotState, list[Event]]:
@@ -880,8 +859,7 @@ class TarotGame(BaseGame[TarotState]):
         if card not in self.playable(state, seat):
             raise IllegalAction(self._play_reason(state, seat, card))
         n = state.players
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hand if c != card)
+        hands = without(state.hands, seat, card)
         trick = (*state.trick, card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         partner_known = state.partner_known
@@ -889,21 +867,15 @@ class TarotGame(BaseGame[TarotState]):
             partner_known = True
             events.append({"type": "partner", "seat": seat, "taker": state.taker})
         if len(trick) < n:
-            state = _replace(state, hands=tuple(hands), trick=trick, partner_known=partner_known)
+            state = evolve(state, hands=hands, trick=trick, partner_known=partner_known)
             return state, events
         last = len(state.tricks) == HAND_SIZE[n] - 1
         win = self._trick_winner(state, trick, last)
         done = Trick(state.leader, trick, win)
-        events.append(
-            {
-                "type": "trick",
-                "seat": win,
-                "cards": [{"seat": (state.leader + i) % n, "card": c} for i, c in enumerate(trick)],
-            }
-        )
-        state = _replace(
+        events.append({"type": "trick", "seat": win, "cards": trick_view(state.leader, trick, n)})
+        state = evolve(
             state,
-            hands=tuple(hands),
+            hands=hands,
             trick=(),
             tricks=(*state.tricks, done),
             leader=win,
@@ -1000,7 +972,7 @@ class TarotGame(BaseGame[TarotState]):
         )
         totals = tuple(a + b for a, b in zip(state.scores, parts, strict=True))
         over = state.deal >= state.deals
-        state = _replace(
+        state = evolve(
             state,
             scores=totals,
             history=(*state.history, record),
@@ -1083,17 +1055,8 @@ class TarotGame(BaseGame[TarotState]):
             "deal": state.deal,
             "deals": state.deals,
             "trump": "A",
-            "trick": [
-                {"seat": (state.leader + i) % n, "card": c} for i, c in enumerate(state.trick)
-            ],
-            "last_trick": None
-            if last is None
-            else {
-                "cards": [
-                    {"seat": (last.leader + i) % n, "card": c} for i, c in enumerate(last.cards)
-                ],
-                "winner": last.winner,
-            },
+            "trick": trick_view(state.leader, state.trick, n),
+            "last_trick": last_trick_view(last, n),
             "bids": [{"seat": s, "contract": c} for s, c in state.bids],
             "tricks_won": tricks_won,
             "history": [_record_json(r) for r in state.history],
