@@ -39,6 +39,7 @@ from ._tricks import (
     belote_points,
     evolve,
     french_suit,
+    hand_events,
     last_trick_view,
     order_power,
     playable,
@@ -318,9 +319,7 @@ class BeloteFamily(BaseGame[BeloteState]):
         if turned is not None:
             public["turned"] = turned
         events = [public]
-        events += [
-            {"type": "hand", "seat": s, "cards": list(h), "to": [s]} for s, h in enumerate(hands)
-        ]
+        events += hand_events(hands)
         return state, events
 
     def _next_deal(

@@ -9,7 +9,8 @@ which obligations its rules impose. Functions are pure and work on card strings.
 - Belote/contrée card points and orders, and the plain-suit order used by barbu and motton.
 - What every trick game's state does the same way: ``evolve`` (the cheap ``replace``), the
   finished ``Trick``, a card taken from a hand, a per-seat count raised, the views of the trick on
-  the table and of the last one, and the checked ``card`` of a play action.
+  the table and of the last one, the ``hand`` events of a deal, and the checked ``card`` of a
+  play action.
 """
 
 from __future__ import annotations
@@ -248,6 +249,11 @@ STANDARD_POWER = order_power(STANDARD_ORDER)
 def standard_hand(cards: Sequence[str]) -> tuple[str, ...]:
     """A 52-card hand in display order: by suit (spades, hearts, clubs, diamonds), then rank."""
     return tuple(sorted(cards, key=lambda c: ("SHCD".index(c[1]), STANDARD_POWER(c))))
+
+
+def hand_events(hands: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
+    """One ``hand`` event per seat, seen by that seat only: the cards it was just dealt."""
+    return [{"type": "hand", "seat": s, "cards": list(h), "to": [s]} for s, h in enumerate(hands)]
 
 
 def trick_view(leader: int, cards: Sequence[str], players: int) -> list[dict[str, Any]]:

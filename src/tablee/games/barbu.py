@@ -86,6 +86,7 @@ from ._tricks import (
     evolve,
     french_card,
     french_suit,
+    hand_events,
     last_trick_view,
     playable,
     raised,
@@ -222,9 +223,7 @@ class Barbu(BaseGame[BarbuState]):
                 "contract": ROUNDS[state.round],
             }
         ]
-        events += [
-            {"type": "hand", "seat": s, "cards": list(hands[s]), "to": [s]} for s in range(n)
-        ]
+        events += hand_events(hands)
         return new, events
 
     # -- rules ----------------------------------------------------------------------------------

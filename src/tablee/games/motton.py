@@ -94,6 +94,7 @@ from ._tricks import (
     evolve,
     french_card,
     french_suit,
+    hand_events,
     last_trick_view,
     playable,
     raised,
@@ -258,9 +259,7 @@ class Motton(BaseGame[MottonState]):
                 "replay": state.replay,
             }
         ]
-        events += [
-            {"type": "hand", "seat": s, "cards": list(hands[s]), "to": [s]} for s in range(n)
-        ]
+        events += hand_events(hands)
         if new.revealed:
             events.append(self._turn_up_event(new))
         return new, events
