@@ -15,12 +15,6 @@ async def test_players_on_two_processes_play_a_whole_game(cluster: Cluster) -> N
     await _whole_game(cluster, then_leave=False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: once the game is over, a socket closed on one process is not shown as"
-    " disconnected to the other process (the finished table leaves the first process's memory"
-    " before the presence change is shared)",
-)
 async def test_a_player_leaving_a_finished_table_is_seen_from_the_other_process(
     cluster: Cluster,
 ) -> None:

@@ -82,6 +82,7 @@ class ClusterManager(TableManager):
         #: what this process last wrote of its own presence, per table
         self._shown: dict[int, frozenset[int]] = {}
         self._presence_renewed = 0.0
+        self._presence_io = asyncio.Lock()
         if isinstance(self.broker, RedisBroker):
             self.broker.on_presence = self._heard_presence
 
@@ -108,14 +109,15 @@ class ClusterManager(TableManager):
 
     async def subscribe(self, sub: Subscriber, table_id: int) -> LiveTable:
         live = await super().subscribe(sub, table_id)
-        await self._share_presence(live)
+        await self._share_presence(table_id)
         return live
 
     def unsubscribe(self, sub: Subscriber, table_id: int) -> bool:
         done = super().unsubscribe(sub, table_id)
-        live = self._tables.get(table_id)
-        if done and live is not None and frozenset(live.presence) != self._shown.get(table_id):
-            self._spawn(self._share_presence(live))
+        # the table may have left memory with its last subscriber (a finished table): what is
+        # shared is then "nobody here", which the other processes must hear all the same
+        if done and self._local_players(table_id) != self._shown.get(table_id, frozenset()):
+            self._spawn(self._share_presence(table_id))
         return done
 
     def info(self, live: LiveTable | Any) -> dict[str, Any]:
@@ -127,18 +129,29 @@ class ClusterManager(TableManager):
                     seat["connected"] = True
         return out
 
-    async def _share_presence(self, live: LiveTable, force: bool = False) -> None:
-        players = frozenset(live.presence)
+    def _local_players(self, table_id: int) -> frozenset[int]:
+        """The players with the table open on this process (none once it left memory)."""
+        live = self._tables.get(table_id)
+        return frozenset() if live is None else frozenset(live.presence)
+
+    async def _share_presence(self, table_id: int, force: bool = False) -> None:
+        """Writes this process's players at the table, as they are when the write's turn comes:
+        writes go one at a time, so the last one in Redis is the newest, whatever the order in
+        which subscribes and unsubscribes asked for them."""
         if not isinstance(self.broker, RedisBroker):
             return
-        if not force and players == self._shown.get(live.id, frozenset()):
-            return
-        self._shown[live.id] = players
-        if not players:
-            del self._shown[live.id]
-        await self.broker.set_presence(
-            live.id, self.process_id, sorted(players), PRESENCE_TTL, announce=not force
-        )
+        async with self._presence_io:
+            players = self._local_players(table_id)
+            before = self._shown.get(table_id, frozenset())
+            if not force and players == before:
+                return
+            if players:
+                self._shown[table_id] = players
+            else:
+                self._shown.pop(table_id, None)
+            await self.broker.set_presence(
+                table_id, self.process_id, sorted(players), PRESENCE_TTL, announce=players != before
+            )
 
     async def _heard_presence(self, table_id: int, process: str) -> None:
         if process != self.process_id and table_id in self._tables:
@@ -171,9 +184,7 @@ class ClusterManager(TableManager):
             return
         self._presence_renewed = time.monotonic()
         for table_id in list(self._shown):
-            live = self._tables.get(table_id)
-            if live is not None:
-                await self._share_presence(live, force=True)
+            await self._share_presence(table_id, force=True)
         for table_id in list(self._remote):
             await self._read_presence(table_id)
 
