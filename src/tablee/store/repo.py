@@ -508,7 +508,12 @@ class Store:
             )
         await conn.execute(insert(RESULT_SEATS), rows)
 
-    async def actions(self, table_id: int, game_no: int, after: int = 0) -> list[LoggedAction]:
+    async def actions(
+        self, table_id: int, game_no: int, after: int = 0, upto: int | None = None
+    ) -> list[LoggedAction]:
+        """A game's logged actions after the ``after``-th; with ``upto``, only those the table's
+        version ``upto`` holds (a table row read earlier: moves committed since then are left for
+        the next read, so the state built matches that row)."""
         async with self._sessions() as s:
             q = (
                 select(m.ActionRow)
@@ -519,6 +524,8 @@ class Store:
                 )
                 .order_by(m.ActionRow.seq)
             )
+            if upto is not None:
+                q = q.where(m.ActionRow.version <= upto)
             return [
                 LoggedAction(r.seq, r.seat, r.action, r.source, r.at, r.version)
                 for r in (await s.scalars(q)).all()

@@ -231,13 +231,17 @@ class TableManager:
     async def _rebuild(
         self, rec: TableRecord, game: Game, state: Any = None, after: int = 0
     ) -> tuple[Any, int, list[Event]]:
-        """The state of the table's current game: ``state`` (at ``after`` actions) brought up to
-        date with the log, or a replay from the start. Also the events of the replayed actions."""
+        """The state of the table's current game at ``rec``'s version: ``state`` (at ``after``
+        actions) brought up to date with the log, or a replay from the start. Also the events of
+        the replayed actions.
+
+        The row and the log are two reads: another process may commit moves in between, and those
+        are left out (they belong to a newer row; the next reload takes them)."""
         if state is None:
             state, after = game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck), 0
         events: list[Event] = []
         seq = after
-        for row in await self.store.actions(rec.id, rec.game_no, after=after):
+        for row in await self.store.actions(rec.id, rec.game_no, after=after, upto=rec.version):
             state, evs = game.apply(state, row.seat, row.action)
             events.extend(_announced(rec, row.seat, row.source, evs))
             seq = row.seq

@@ -1,0 +1,141 @@
+"""A process catching up with another one's writes reads the table's row, then its action log:
+a move committed between the two reads must not be applied on top of the older row (the state
+would run ahead of the version the clients see, and they would act on the wrong turn)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tablee.engine import get_game, replay
+from tablee.store import PlayerRecord, Store, TableRecord
+from tablee.tables import TableManager
+from tests.serverkit import Database, ToyGame
+
+
+class OtherProcesses:
+    """A broker between processes that delivers nothing: the managers check the stored version
+    before every change, as they do with several processes."""
+
+    async def start(self, listener: Any) -> None:
+        pass
+
+    async def publish(self, table_id: int, version: int) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+class Socket:
+    player_id: int | None = None
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+@pytest.fixture
+async def stores(database: Database, toy_game: ToyGame) -> AsyncIterator[tuple[Store, Store]]:
+    first, second = Store(database.url, database.schema), Store(database.url, database.schema)
+    await first.migrate()
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def _hands(store: Store, tid: int) -> Any:
+    rec = await store.table(tid)
+    assert rec is not None
+    log = await store.actions(tid, rec.game_no)
+    return replay("toy", 2, rec.options, rec.seed, [(a.seat, a.action) for a in log]).hands
+
+
+def _json(state: Any) -> str:
+    return json.dumps(get_game("toy").to_json(state), sort_keys=True)
+
+
+async def test_a_move_written_between_the_row_and_the_log_waits_for_the_next_reload(
+    stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s1, s2 = stores
+    alice, _ = await s1.create_player("Alice")
+    bob, _ = await s1.create_player("Bob")
+    writer = TableManager(s1, broker=OtherProcesses(), bot_delay=0)
+    reader = TableManager(s2, broker=OtherProcesses(), bot_delay=0)
+    tid = (await writer.create_table(alice, "toy", 2, {"hand": 3}, seed=5)).id
+    await writer.join(bob, tid)
+    behind = await reader.get(tid)
+    await writer.act(alice, tid, {"type": "play", "card": (await _hands(s1, tid))[0][0]})
+
+    real_table = s2.table
+    interleaved: list[int] = []
+
+    async def table_then_a_move(table_id: int) -> TableRecord | None:
+        rec = await real_table(table_id)
+        if not interleaved:  # Bob's move commits right after the reader has read the row
+            interleaved.append(1)
+            await _play(writer, bob, 1, s1, tid)
+        return rec
+
+    monkeypatch.setattr(s2, "table", table_then_a_move)
+    watcher = Socket()
+    await reader.sync(watcher, tid)  # a client asks: the reader catches up first
+    assert interleaved
+    log = await s1.actions(tid, 1)
+    assert [a.version for a in log] == [behind.rec.version, behind.rec.version + 1]
+    # the copy is Alice's move and nothing more: the version it shows and the state agree
+    assert behind.rec.version == log[0].version and behind.seq == 1
+    first = replay("toy", 2, behind.rec.options, behind.rec.seed, [(0, log[0].action)])
+    assert _json(behind.state) == _json(first)
+    shown = watcher.sent[-1]
+    assert shown["version"] == log[0].version and shown["to_act"] == [1]
+
+    # the next catch-up brings Bob's move, once
+    monkeypatch.setattr(s2, "table", real_table)
+    await reader.sync(watcher, tid)
+    both = replay("toy", 2, behind.rec.options, behind.rec.seed, [(a.seat, a.action) for a in log])
+    assert behind.seq == 2 and behind.rec.version == log[1].version
+    assert _json(behind.state) == _json(both)
+    assert watcher.sent[-1]["version"] == log[1].version and watcher.sent[-1]["to_act"] == [0]
+    await writer.close()
+    await reader.close()
+
+
+async def test_a_table_loaded_while_a_move_commits_matches_its_version(
+    stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s1, s2 = stores
+    alice, _ = await s1.create_player("Alice")
+    bob, _ = await s1.create_player("Bob")
+    writer = TableManager(s1, broker=OtherProcesses(), bot_delay=0)
+    reader = TableManager(s2, broker=OtherProcesses(), bot_delay=0)
+    tid = (await writer.create_table(alice, "toy", 2, {"hand": 3}, seed=8)).id
+    await writer.join(bob, tid)
+    await _play(writer, alice, 0, s1, tid)
+    real_table = s2.table
+    interleaved: list[int] = []
+
+    async def table_then_a_move(table_id: int) -> TableRecord | None:
+        rec = await real_table(table_id)
+        if not interleaved:
+            interleaved.append(1)
+            await _play(writer, bob, 1, s1, tid)
+        return rec
+
+    monkeypatch.setattr(s2, "table", table_then_a_move)
+    live = await reader.get(tid)  # first load: the row, then the whole log
+    assert interleaved
+    assert live.seq == 1 and live.to_act() == (1,)
+    assert live.rec.version == (await s1.actions(tid, 1))[0].version
+    await writer.close()
+    await reader.close()
+
+
+async def _play(m: TableManager, who: PlayerRecord, seat: int, store: Store, tid: int) -> None:
+    await m.act(who, tid, {"type": "play", "card": (await _hands(store, tid))[seat][0]})
