@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     #: Several processes: how often each looks in the database for overdue timers, bots a dead
     #: process left waiting, and changes it missed.
     poll_seconds: float = Field(default=1.0, gt=0)
+    #: Several processes: how often each looks for banned players among its open sockets (a ban
+    #: announced on Redis closes them at once; this catches a lost announcement).
+    ban_check_seconds: float = Field(default=5.0, gt=0)
     log_level: str = "info"
     #: ``json`` (one object per line, for log collectors) or ``text`` (for a person at a terminal)
     log_format: str = Field(default="json", pattern="^(json|text)$")

@@ -212,7 +212,8 @@ async def new_player(proc: Proc, name: str) -> Player:
 
 async def rest(proc: Proc, method: str, path: str, p: Player | None = None, **kw: Any) -> Any:
     async with httpx.AsyncClient(base_url=proc.http) as http:
-        r = await http.request(method, path, headers=p.auth if p else {}, **kw)
+        headers = {**(p.auth if p else {}), **kw.pop("headers", {})}
+        r = await http.request(method, path, headers=headers, **kw)
         assert r.status_code < 300, (r.status_code, r.text)
         return r.json()
 

@@ -259,3 +259,52 @@ def _json(action: object) -> object:
     import json
 
     return json.loads(action) if isinstance(action, str) else action
+
+
+ADMIN = {"Authorization": "Bearer cluster-admin-token"}
+
+
+async def test_a_ban_closes_the_players_sockets_on_every_process(cluster: Cluster) -> None:
+    # B would find the ban in the database only after an hour: the Redis message closes it
+    token = ADMIN["Authorization"].removeprefix("Bearer ")
+    async with processes(cluster, "a", "b", admin_token=token, ban_check_seconds=3600) as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        body = {"game": "toy", "players": 2, "options": {"deals": 2}}
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+        # Bob has a socket on each process; the admin who bans him is served by A
+        async with Client(a, alice) as ca, Client(a, bob) as bob_a, Client(b, bob) as bob_b:
+            for c in (ca, bob_a, bob_b):
+                await c.subscribe(tid)
+            out = await rest(a, "POST", f"/api/admin/players/{bob.id}/ban", headers=ADMIN)
+            assert out["sockets_closed"] == 1  # A's own; B closes its own when it hears
+            for c in (bob_a, bob_b):
+                err = await c.until(lambda f: f["type"] == "error")
+                assert err["code"] == "banned"
+                async with asyncio.timeout(30):
+                    while not c.closed:
+                        await asyncio.sleep(0.02)
+                assert c.conn.close_code == 4403
+            # Alice stays, and sees a bot take Bob's seat
+            st = await ca.until(
+                lambda f: f["type"] == "state" and f["info"]["seats"][1]["kind"] == "bot"
+            )
+            assert not ca.closed and st["info"]["seats"][1]["player_id"] is None
+    assert not a.errors() and not b.errors(), a.output() + b.output()
+
+
+async def test_a_ban_whose_message_was_lost_still_closes_the_sockets(cluster: Cluster) -> None:
+    async with processes(cluster, "a", "b", ban_check_seconds=0.5) as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        async with Client(a, bob) as bob_a, Client(b, bob) as bob_b, Client(b, alice) as ca:
+            # stored, never announced: what a process that missed the Redis message knows
+            await cluster.sql(f"UPDATE players SET banned = true WHERE id = {bob.id}")
+            for c in (bob_a, bob_b):
+                err = await c.until(lambda f: f["type"] == "error", timeout=60)
+                assert err["code"] == "banned"
+                async with asyncio.timeout(30):
+                    while not c.closed:
+                        await asyncio.sleep(0.02)
+                assert c.conn.close_code == 4403
+            assert (await ca.request({"type": "ping"}))["type"] == "pong"
+    assert not a.errors() and not b.errors(), a.output() + b.output()

@@ -30,7 +30,6 @@ from tablee.tables.manager import closed_reason
 from .deps import ManagerDep, Offset, PlayerId, StoreDep, TableId
 from .ops import Ops, get_ops
 from .schemas import NewPlayer, errors
-from .ws import BANNED_MESSAGE, CLOSE_BANNED
 
 log = logging.getLogger("tablee.admin")
 
@@ -339,12 +338,10 @@ async def ban_player(
     reason = (body or BanRequest()).reason
     player = await _player_or_404(store, player_id)
     await store.set_banned(player_id, True)
-    # sockets first: nothing more from this player gets in while the seats are handed over
-    closed = 0
-    for conn in ops.sockets_of(player_id):
-        conn.error("banned", BANNED_MESSAGE)
-        conn.close(CLOSE_BANNED, "banned")
-        closed += 1
+    # sockets first: nothing more from this player gets in while the seats are handed over;
+    # the other processes close theirs when they hear of it
+    closed = ops.close_player(player_id)
+    await manager.share_ban(player_id)
     tables = await store.tables_of_player(player_id)
     freed = await table_admin.free_player_seats(
         manager, tables, player_id, f"banned: {reason}", admin.name

@@ -78,6 +78,9 @@ class Ops:
     def attach(self, manager: TableManager) -> None:
         self.manager = manager
         manager.move_hooks.append(self.on_move)
+        # bans made on other processes close the sockets held here
+        manager.ban_hooks.append(self.close_player)
+        manager.connected_players = self.connected_players
 
     # -- feeds -----------------------------------------------------------------------------------
 
@@ -124,6 +127,13 @@ class Ops:
 
     def sockets_of(self, player_id: int) -> list[Connection]:
         return [c for c in self.sockets if c.player_id == player_id]
+
+    def connected_players(self) -> set[int]:
+        return {c.player_id for c in self.sockets if c.player_id is not None}
+
+    def close_player(self, player_id: int) -> int:
+        """A banned player's sockets here: told why, then closed. How many were open."""
+        return sum(conn.ban() for conn in self.sockets_of(player_id))
 
     def metrics_text(self) -> bytes:
         return generate_latest(self.registry)

@@ -77,6 +77,14 @@ class Connection:
             self._closing = True
             self._queue.put_nowait(_Close(code, reason))
 
+    def ban(self) -> bool:
+        """Tell a banned player why, then close. False if the connection was closing already."""
+        if self._closing:
+            return False
+        self.error("banned", BANNED_MESSAGE)
+        self.close(CLOSE_BANNED, "banned")
+        return True
+
     def error(self, code: str, message: str, mid: Any = None) -> None:
         if self.on_error is not None:
             self.on_error(code)

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,6 +225,18 @@ class Store:
     async def set_banned(self, player_id: int, banned: bool) -> None:
         async with self._sessions.begin() as s:
             await s.execute(update(m.Player).where(m.Player.id == player_id).values(banned=banned))
+
+    async def banned_among(self, player_ids: Iterable[int]) -> set[int]:
+        """Which of these players are banned (one query per thousand of them)."""
+        wanted = sorted(set(player_ids))
+        out: set[int] = set()
+        async with self._sessions() as s:
+            for i in range(0, len(wanted), 1000):
+                q = select(m.Player.id).where(
+                    m.Player.id.in_(wanted[i : i + 1000]), m.Player.banned.is_(True)
+                )
+                out.update((await s.scalars(q)).all())
+        return out
 
     # -- tables ----------------------------------------------------------------------------------
 

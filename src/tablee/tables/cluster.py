@@ -67,6 +67,9 @@ class ClusterManager(TableManager):
             store, broker=broker, claims=Claims(store, settings.database_schema), **kwargs
         )
         self.poll_seconds = settings.poll_seconds
+        #: between two looks for banned players among this process's sockets (the Redis message
+        #: of a ban closes them at once; this is for a lost one)
+        self.ban_check_seconds = settings.ban_check_seconds
         #: a bot that has not moved for this long is looked for in the database
         self.idle_after = timedelta(seconds=max(2.0, 4 * self.bot_delay + self.poll_seconds))
         self._poller: asyncio.Task[None] | None = None
@@ -83,8 +86,10 @@ class ClusterManager(TableManager):
         self._shown: dict[int, frozenset[int]] = {}
         self._presence_renewed = 0.0
         self._presence_io = asyncio.Lock()
+        self._bans_checked = 0.0
         if isinstance(self.broker, RedisBroker):
             self.broker.on_presence = self._heard_presence
+            self.broker.on_ban = lambda player_id: self._banned_elsewhere([player_id])
 
     async def start(self) -> None:
         """Unlike one process, nothing is loaded here: clients load the tables they open and the
@@ -104,6 +109,22 @@ class ClusterManager(TableManager):
     def _after_change(self, live: LiveTable, events: list[Any]) -> None:
         self._touched[live.id] = time.monotonic()
         super()._after_change(live, events)
+
+    # -- bans across processes ---------------------------------------------------------------
+
+    async def share_ban(self, player_id: int) -> None:
+        if isinstance(self.broker, RedisBroker):
+            await self.broker.publish_ban(player_id)
+
+    async def _check_bans(self) -> None:
+        """Every few seconds: close the sockets of banned players (a ban whose message this
+        process missed). One query for every player with a socket here."""
+        if time.monotonic() - self._bans_checked < self.ban_check_seconds:
+            return
+        self._bans_checked = time.monotonic()
+        online = set(self.connected_players())
+        if online:
+            self._banned_elsewhere(await self.store.banned_among(online))
 
     # -- presence across processes ---------------------------------------------------------------
 
@@ -229,6 +250,7 @@ class ClusterManager(TableManager):
         for live in list(self._tables.values()):
             self._schedule_bot(live)  # a bot left waiting when another process held the claim
         await self._renew_presence()
+        await self._check_bans()
         self._forget_idle()
 
     async def _hold(self, table_id: int) -> LiveTable | None:

@@ -152,6 +152,11 @@ class TableManager:
         #: accepted moves since start-up (metrics, benchmarks)
         self.moves = 0
         self.move_hooks: list[MoveHook] = []
+        #: called with the id of a player banned by an admin of another process (the app closes
+        #: that player's sockets here)
+        self.ban_hooks: list[Callable[[int], object]] = []
+        #: the players with a socket open on this process (the app sets it)
+        self.connected_players: Callable[[], Iterable[int]] = tuple
 
     # -- start-up and shut-down ------------------------------------------------------------------
 
@@ -318,6 +323,18 @@ class TableManager:
                 return
             events = await self._reload(live)
             self._after_change(live, events)
+
+    async def share_ban(self, player_id: int) -> None:
+        """An admin of this process banned the player (and closed their sockets here): tell the
+        other processes. Alone, there are none."""
+
+    def _banned_elsewhere(self, player_ids: Iterable[int]) -> None:
+        for player_id in player_ids:
+            for hook in self.ban_hooks:
+                try:
+                    hook(player_id)
+                except Exception:
+                    log.exception("a ban hook failed for player %s", player_id)
 
     # -- creating and seating --------------------------------------------------------------------
 

@@ -15,6 +15,9 @@ wait, and only the newest is handed over next.
 Presence (who has a table open, for the seats' "connected" flags) is kept in a Redis hash per
 table, one field per process with the players it has there and until when that holds (a process
 renews its fields; a dead one's expire), and announced as ``"p <table> <process>"``.
+
+A ban is announced as ``"b <player>"``: every process closes that player's sockets at once (each
+also looks for banned players among its sockets every few seconds, for a message lost).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import redis.asyncio as redis
 from .broker import Listener
 
 PresenceListener = Callable[[int, str], Coroutine[Any, Any, None]]
+BanListener = Callable[[int], object]
 
 log = logging.getLogger("tablee.broker")
 
@@ -52,6 +56,8 @@ class RedisBroker:
         self.prefix = prefix
         #: called with (table, process) when another process's presence at a table changed
         self.on_presence: PresenceListener | None = None
+        #: called with a player's id when an admin (of any process) banned them
+        self.on_ban: BanListener | None = None
         self._redis: redis.Redis | None = None
         self._listener: Listener | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -79,6 +85,14 @@ class RedisBroker:
             self.published += 1
         except Exception as exc:  # the change is committed; the others catch up by polling
             log.warning("could not publish table %s v%s: %s", table_id, version, exc)
+
+    async def publish_ban(self, player_id: int) -> None:
+        if self._redis is None:
+            return
+        try:
+            await self._redis.publish(self.channel, f"b {player_id}")
+        except Exception as exc:  # the others find the ban in the database within seconds
+            log.warning("could not announce the ban of player %s: %s", player_id, exc)
 
     # -- presence --------------------------------------------------------------------------------
 
@@ -181,6 +195,9 @@ class RedisBroker:
         if raw.startswith("p "):
             self._heard_presence(raw)
             return
+        if raw.startswith("b "):
+            self._heard_ban(raw)
+            return
         try:
             table, version = (int(x) for x in raw.split())
         except ValueError:
@@ -204,6 +221,18 @@ class RedisBroker:
             task = asyncio.get_running_loop().create_task(self.on_presence(table_id, process))
             self._presence_tasks.add(task)
             task.add_done_callback(self._presence_tasks.discard)
+
+    def _heard_ban(self, raw: str) -> None:
+        try:
+            player_id = int(raw[2:])
+        except ValueError:
+            log.warning("ignored a malformed message on %s: %r", self.channel, raw)
+            return
+        if self.on_ban is not None:
+            try:
+                self.on_ban(player_id)
+            except Exception:
+                log.exception("closing the sockets of banned player %s failed", player_id)
 
     async def _deliver(self, table: int) -> None:
         try:
