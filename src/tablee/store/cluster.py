@@ -1,11 +1,19 @@
 """What several app processes on one database need from it: locks and the poller's queries.
 
 One writer per table: in several processes, whoever changes a table first takes its write lock, a
-PostgreSQL session-level advisory lock that waits (the server queues the writers first come first
-served), reads the table's version under it, catches up if another process wrote since, decides,
-writes, commits, and lets go. These locks are held on connections of their own (a small pool
-apart from the store's): a writer waiting for a lock never holds a connection that the writer
-holding it needs to commit.
+PostgreSQL session-level advisory lock, reads the table's version under it, catches up if another
+process wrote since, decides, writes, commits, and lets go. The lock is first tried without
+waiting, together with the version read (one statement), on one of a few connections the process
+keeps for that (a table always on the same one; the connection is not held during the commit,
+only its statements take turns). When another process holds the table's lock, the writer waits
+for it on a connection of its own from a small pool (the server queues the writers first come
+first served). These connections are apart from the store's: a writer waiting for a lock never
+holds a connection that the writer holding it needs to commit.
+
+The version is read in the statement that takes the lock, so it may predate a write committed
+just before the lock was granted: the write then finds the table moved on (``StaleVersion``),
+the writer reloads and decides again, still holding the lock. Every write checks the table's
+version anyway, so a lock lost with its connection costs a retry, never a move applied twice.
 
 A claim says which process makes a table's automatic moves (a timer's ``auto_action``, a bot's
 move) right now. It is a PostgreSQL session-level advisory lock, taken with ``pg_try_...`` (it
@@ -29,6 +37,7 @@ import logging
 import zlib
 from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import exists, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -43,8 +52,16 @@ log = logging.getLogger("tablee.store")
 CHUNK = 1000
 
 
-#: connections of a process for write locks: its tables being changed at the same moment
+#: connections of a process for write locks taken at once (a table always uses the same one)
+LOCKERS = 4
+#: connections of a process for waiting on write locks another process holds
 WRITERS = 16
+
+_TRY_WRITE = text(
+    "SELECT pg_try_advisory_lock(:space, :id) AS got,"
+    " (SELECT version FROM tables WHERE id = :id) AS version"
+)
+_UNLOCK = text("SELECT pg_advisory_unlock(:space, :id)")
 
 
 def lock_space(kind: str, schema: str | None) -> int:
@@ -64,13 +81,19 @@ class Claims:
             connect_args = {"server_settings": {"search_path": schema}} if schema else {}
             self._writers = create_async_engine(
                 store.url,
-                pool_size=WRITERS,
+                pool_size=WRITERS + LOCKERS,
                 max_overflow=0,
                 pool_timeout=120,
                 isolation_level="AUTOCOMMIT",
                 connect_args=connect_args,
             )
         self._conn: AsyncConnection | None = None
+        #: the connections write locks are first tried on, each with its turn of statements
+        self._lockers: list[AsyncConnection | None] = [None] * LOCKERS
+        self._locker_io = [asyncio.Lock() for _ in range(LOCKERS)]
+        #: write locks taken at once, and those another process held (metrics, benchmarks)
+        self.quick_writes = 0
+        self.waited_writes = 0
         #: one statement at a time on the claims connection
         self._io = asyncio.Lock()
         #: one task of this process at a time per table (advisory locks are re-entrant within a
@@ -104,11 +127,23 @@ class Claims:
     @contextlib.asynccontextmanager
     async def writing(self, table_id: int) -> AsyncIterator[int | None]:
         """Holds the table's write lock (waiting for it) and yields the table's stored version
-        read under it (None on SQLite, where the store's version checks are enough)."""
+        read under it (None on SQLite, where the store's version checks are enough).
+
+        The caller holds the table's lock in this process: advisory locks are re-entrant within
+        a session, so two tasks of one process must never ask for the same table at once."""
         if self._writers is None:
             yield None
             return
         key = {"space": self.write_space, "id": table_id}
+        got, version = await self._try_write(table_id, key)
+        if got:
+            self.quick_writes += 1
+            try:
+                yield version
+            finally:
+                await self._locker_do(table_id, _UNLOCK, key)
+            return
+        self.waited_writes += 1
         async with self._writers.connect() as conn:
             try:
                 await conn.execute(text("SELECT pg_advisory_lock(:space, :id)"), key)
@@ -124,6 +159,28 @@ class Claims:
                 except BaseException:
                     await conn.invalidate()
                     raise
+
+    async def _try_write(self, table_id: int, key: dict[str, int]) -> tuple[bool, int | None]:
+        row = (await self._locker_do(table_id, _TRY_WRITE, key)).one()
+        return bool(row.got), row.version
+
+    async def _locker_do(self, table_id: int, statement: Any, params: dict[str, int]) -> Any:
+        """One statement on the table's locker connection. A failed one drops the connection:
+        the server lets go of every lock it held (their writers' writes still check versions)."""
+        i = table_id % LOCKERS
+        async with self._locker_io[i]:
+            conn = self._lockers[i]
+            try:
+                if conn is None:
+                    assert self._writers is not None
+                    conn = self._lockers[i] = await self._writers.connect()
+                return await conn.execute(statement, params)
+            except BaseException:
+                self._lockers[i] = None
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.invalidate()
+                raise
 
     async def _connection(self) -> AsyncConnection:
         if self._conn is None:
@@ -170,6 +227,11 @@ class Claims:
     async def close(self) -> None:
         async with self._io:
             conn, self._conn = self._conn, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+        for i, conn in enumerate(self._lockers):
+            self._lockers[i] = None
             if conn is not None:
                 with contextlib.suppress(Exception):
                     await conn.close()

@@ -1,0 +1,99 @@
+"""The per-table write locks of several processes on PostgreSQL (``store/cluster.py``): taken at
+once when free, waited for when another process holds them, and always read with the version the
+holder left."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tablee.store import PLAYER, NewTable, SeatRecord, Store, TableRecord
+from tablee.store.cluster import LOCKERS, Claims
+from tests.serverkit import Database
+
+
+@pytest.fixture
+async def stores(database: Database) -> AsyncIterator[tuple[Store, Store]]:
+    if database.kind != "postgres":
+        pytest.skip("write locks are PostgreSQL's; SQLite has one process")
+    first, second = Store(database.url, database.schema), Store(database.url, database.schema)
+    await first.migrate()
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def _table(store: Store) -> TableRecord:
+    p, _ = await store.create_player("Alice")
+    return await store.create_table(
+        NewTable(
+            game="toy",
+            options={"hand": 3},
+            players=2,
+            turn_seconds=None,
+            private=False,
+            creator_id=p.id,
+            seed=3,
+            seats=[SeatRecord(0, PLAYER, p.id), SeatRecord(1)],
+        )
+    )
+
+
+async def _bump(store: Store, rec: TableRecord) -> TableRecord:
+    new = dataclasses.replace(rec, version=rec.version + 1)
+    await store.save_table(new, rec.version, seats=False)
+    return new
+
+
+async def test_a_process_waits_for_the_lock_another_holds_and_reads_its_write(
+    stores: tuple[Store, Store], database: Database
+) -> None:
+    s1, s2 = stores
+    a, b = Claims(s1, database.schema), Claims(s2, database.schema)
+    rec = await _table(s1)
+    got: list[int | None] = []
+
+    async def second_writer() -> None:
+        async with b.writing(rec.id) as version:
+            got.append(version)
+
+    async with a.writing(rec.id) as version:
+        assert version == rec.version and a.quick_writes == 1
+        waiting = asyncio.create_task(second_writer())
+        async with asyncio.timeout(30):
+            while b.waited_writes == 0:  # it found the lock taken, and queues for it
+                await asyncio.sleep(0.01)
+        rec = await _bump(s1, rec)
+        await asyncio.sleep(0.05)
+        assert not waiting.done() and got == []
+    async with asyncio.timeout(30):
+        await waiting
+    assert got == [rec.version]  # the holder's write, seen by the next writer
+    # and free again for the first process, at once
+    async with a.writing(rec.id) as version:
+        assert version == rec.version and a.quick_writes == 2
+    await a.close()
+    await b.close()
+
+
+async def test_tables_sharing_a_lock_connection_are_held_apart(
+    stores: tuple[Store, Store], database: Database
+) -> None:
+    s1, s2 = stores
+    a, b = Claims(s1, database.schema), Claims(s2, database.schema)
+    first = await _table(s1)
+    others = [await _table(s1) for _ in range(LOCKERS)]
+    # the table on the same connection as the first
+    second = next(t for t in others if t.id % LOCKERS == first.id % LOCKERS)
+    async with a.writing(first.id), a.writing(second.id):
+        assert a.quick_writes == 2 and a.waited_writes == 0
+    # both let go: another process takes each at once
+    for t in (first, second):
+        async with b.writing(t.id) as version:
+            assert version == t.version
+    assert b.quick_writes == 2 and b.waited_writes == 0
+    await a.close()
+    await b.close()
