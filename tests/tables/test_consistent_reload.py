@@ -5,7 +5,7 @@ would run ahead of the version the clients see, and they would act on the wrong 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -38,6 +38,30 @@ class Socket:
 
     def send(self, text: str) -> None:
         self.sent.append(json.loads(text))
+
+
+class RowThen:
+    """A store session whose first ``get`` (the table's row) is followed by ``then()`` before the
+    session reads anything else: another process's write landing between the two reads."""
+
+    def __init__(self, session: Any, then: Callable[[], Awaitable[None]]) -> None:
+        self._session = session
+        self._then = then
+
+    async def __aenter__(self) -> RowThen:
+        await self._session.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._session.__aexit__(*exc)
+
+    async def get(self, *args: Any, **kwargs: Any) -> Any:
+        row = await self._session.get(*args, **kwargs)
+        await self._then()
+        return row
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
 
 
 @pytest.fixture
@@ -73,17 +97,15 @@ async def test_a_move_written_between_the_row_and_the_log_waits_for_the_next_rel
     behind = await reader.get(tid)
     await writer.act(alice, tid, {"type": "play", "card": (await _hands(s1, tid))[0][0]})
 
-    real_table = s2.table
+    real_sessions = s2._sessions
     interleaved: list[int] = []
 
-    async def table_then_a_move(table_id: int) -> TableRecord | None:
-        rec = await real_table(table_id)
+    async def bobs_move() -> None:
         if not interleaved:  # Bob's move commits right after the reader has read the row
             interleaved.append(1)
             await _play(writer, bob, 1, s1, tid)
-        return rec
 
-    monkeypatch.setattr(s2, "table", table_then_a_move)
+    monkeypatch.setattr(s2, "_sessions", lambda: RowThen(real_sessions(), bobs_move))
     watcher = Socket()
     await reader.sync(watcher, tid)  # a client asks: the reader catches up first
     assert interleaved
@@ -97,7 +119,7 @@ async def test_a_move_written_between_the_row_and_the_log_waits_for_the_next_rel
     assert shown["version"] == log[0].version and shown["to_act"] == [1]
 
     # the next catch-up brings Bob's move, once
-    monkeypatch.setattr(s2, "table", real_table)
+    monkeypatch.setattr(s2, "_sessions", real_sessions)
     await reader.sync(watcher, tid)
     both = replay("toy", 2, behind.rec.options, behind.rec.seed, [(a.seat, a.action) for a in log])
     assert behind.seq == 2 and behind.rec.version == log[1].version
@@ -139,3 +161,31 @@ async def test_a_table_loaded_while_a_move_commits_matches_its_version(
 
 async def _play(m: TableManager, who: PlayerRecord, seat: int, store: Store, tid: int) -> None:
     await m.act(who, tid, {"type": "play", "card": (await _hands(store, tid))[seat][0]})
+
+
+async def test_catching_up_reads_the_seats_again_only_when_something_else_than_moves_changed(
+    stores: tuple[Store, Store],
+) -> None:
+    s1, s2 = stores
+    alice, _ = await s1.create_player("Alice")
+    bob, _ = await s1.create_player("Bob")
+    writer = TableManager(s1, broker=OtherProcesses(), bot_delay=3600)
+    reader = TableManager(s2, broker=OtherProcesses(), bot_delay=3600)
+    tid = (await writer.create_table(alice, "toy", 2, {"hand": 3}, seed=9)).id
+    await writer.join(bob, tid)
+    copy = await reader.get(tid)
+    await _play(writer, alice, 0, s1, tid)
+    await _play(writer, bob, 1, s1, tid)
+    rec, rows = await s2.catch_up(copy.rec, copy.seq)
+    assert rec is not None and [a.seq for a in rows] == [1, 2]
+    assert rec.seats == copy.rec.seats and rec.version == copy.rec.version + 2
+    await writer.leave(bob, tid)  # a bot takes Bob's seat: no action logged for that
+    watcher = Socket()
+    await reader.sync(watcher, tid)
+    assert copy.rec.seats[1].kind == "bot" and copy.rec.seats[1].player_id is None
+    assert copy.seq == 2 and copy.rec.version == (await s1.table(tid)).version  # type: ignore[union-attr]
+    assert watcher.sent[-1]["info"]["seats"][1]["kind"] == "bot"
+    unchanged, none = await s2.catch_up(copy.rec, copy.seq)
+    assert unchanged is copy.rec and none == []
+    await writer.close()
+    await reader.close()

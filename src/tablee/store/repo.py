@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import (
 from . import models as m
 from .records import (
     PLAYER,
+    WAITING,
     LeaderboardRow,
     LoggedAction,
     NewTable,
@@ -164,6 +165,30 @@ def _upgrade(connection: Connection, revision: str = "head") -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
     command.upgrade(cfg, revision)
+
+
+def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> TableRecord:
+    return TableRecord(
+        id=r.id,
+        game=r.game,
+        options=dict(r.options),
+        players=r.players,
+        turn_seconds=r.turn_seconds,
+        private=r.private,
+        creator_id=r.creator_id,
+        status=r.status,
+        game_no=r.game_no,
+        seed=r.seed,
+        deck=None if r.deck is None else list(r.deck),
+        version=r.version,
+        deadline=r.deadline,
+        outcome=r.outcome,
+        wins=list(r.wins),
+        rematch_votes=list(r.rematch_votes),
+        created_at=r.created_at,
+        seats=seats,
+        creator_name=creator_name,
+    )
 
 
 def _player(row: m.Player) -> PlayerRecord:
@@ -337,29 +362,49 @@ class Store:
             q = select(m.Player.id, m.Player.name).where(m.Player.id.in_(creators))
             names = {pid: name for pid, name in (await s.execute(q)).all()}
         return [
-            TableRecord(
-                id=r.id,
-                game=r.game,
-                options=dict(r.options),
-                players=r.players,
-                turn_seconds=r.turn_seconds,
-                private=r.private,
-                creator_id=r.creator_id,
-                status=r.status,
-                game_no=r.game_no,
-                seed=r.seed,
-                deck=None if r.deck is None else list(r.deck),
-                version=r.version,
-                deadline=r.deadline,
-                outcome=r.outcome,
-                wins=list(r.wins),
-                rematch_votes=list(r.rematch_votes),
-                created_at=r.created_at,
-                seats=seats[r.id],
-                creator_name=names.get(r.creator_id) if r.creator_id is not None else None,
-            )
+            _record(r, seats[r.id], names.get(r.creator_id) if r.creator_id is not None else None)
             for r in rows
         ]
+
+    async def catch_up(
+        self, known: TableRecord, after: int
+    ) -> tuple[TableRecord | None, list[LoggedAction]]:
+        """A table as stored now, for a process that holds it at ``known`` with the current
+        game's first ``after`` actions applied; and the actions that take it there (the current
+        game's, after the ``after``-th if it is still ``known``'s game, up to the version read).
+        Unchanged: ``known`` itself and no action. None if the table is gone.
+
+        When every change since ``known`` is a logged action (a move changes the table's row,
+        never its seats), the seats are taken from ``known``: two statements in all."""
+        async with self._sessions() as s:
+            row = await s.get(m.Table, known.id)
+            if row is None:
+                return None, []
+            if row.version == known.version:
+                return known, []
+            rows: list[LoggedAction] = []
+            if row.status != WAITING:
+                q = (
+                    select(m.ActionRow)
+                    .where(
+                        m.ActionRow.table_id == known.id,
+                        m.ActionRow.game_no == row.game_no,
+                        m.ActionRow.seq > (after if row.game_no == known.game_no else 0),
+                        m.ActionRow.version <= row.version,
+                    )
+                    .order_by(m.ActionRow.seq)
+                )
+                rows = [
+                    LoggedAction(a.seq, a.seat, a.action, a.source, a.at, a.version)
+                    for a in (await s.scalars(q)).all()
+                ]
+            only_moves = row.game_no == known.game_no and [a.version for a in rows] == list(
+                range(known.version + 1, row.version + 1)
+            )
+            if only_moves:
+                seats = [SeatRecord(x.seat, x.kind, x.player_id, x.name) for x in known.seats]
+                return _record(row, seats, known.creator_name), rows
+            return (await self._records(s, [row]))[0], rows
 
     # -- table writes (group commit) ---------------------------------------------------------
 

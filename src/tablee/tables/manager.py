@@ -233,37 +233,28 @@ class TableManager:
         state, seq, _ = await self._rebuild(rec, game)
         return LiveTable(rec, game, state, seq)
 
-    async def _rebuild(
-        self, rec: TableRecord, game: Game, state: Any = None, after: int = 0
-    ) -> tuple[Any, int, list[Event]]:
-        """The state of the table's current game at ``rec``'s version: ``state`` (at ``after``
-        actions) brought up to date with the log, or a replay from the start. Also the events of
-        the replayed actions.
+    async def _rebuild(self, rec: TableRecord, game: Game) -> tuple[Any, int, list[Event]]:
+        """The state of the table's current game at ``rec``'s version, replayed from the start.
 
         The row and the log are two reads: another process may commit moves in between, and those
         are left out (they belong to a newer row; the next reload takes them)."""
-        if state is None:
-            state, after = game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck), 0
-        events: list[Event] = []
-        seq = after
-        for row in await self.store.actions(rec.id, rec.game_no, after=after, upto=rec.version):
-            state, evs = game.apply(state, row.seat, row.action)
-            events.extend(_announced(rec, row.seat, row.source, evs))
-            seq = row.seq
-        return state, seq, events
+        rows = await self.store.actions(rec.id, rec.game_no, upto=rec.version)
+        return _replay(rec, game, None, 0, rows)
 
     async def _reload(self, live: LiveTable) -> list[Event]:
-        """Catch up with changes another process wrote. Returns the events of the new actions."""
-        rec = await self.store.table(live.id)
+        """Catch up with changes another process wrote: the table's row, and only the log rows
+        after those this copy holds, up to the row's version. Returns their events."""
+        same_game = live.state is not None and live.rec.status != WAITING
+        rec, rows = await self.store.catch_up(live.rec, live.seq if same_game else 0)
         if rec is None or rec.version == live.rec.version:
             return []
         events: list[Event] = []
         if rec.status == WAITING:
             state, seq = None, 0
-        elif rec.game_no == live.rec.game_no and live.state is not None:
-            state, seq, events = await self._rebuild(rec, live.game, live.state, live.seq)
+        elif rec.game_no == live.rec.game_no and same_game:
+            state, seq, events = _replay(rec, live.game, live.state, live.seq, rows)
         else:
-            state, seq, _ = await self._rebuild(rec, live.game)
+            state, seq, _ = _replay(rec, live.game, None, 0, rows)
         live.rec, live.state, live.seq = rec, state, seq
         return events
 
@@ -914,6 +905,22 @@ class TableManager:
 #: a placeholder for ``info`` in a state message whose info is joined to it as text
 _NO_INFO: dict[str, Any] = {}
 _NO_INFO_TAIL = ',"info":{}}'
+
+
+def _replay(
+    rec: TableRecord, game: Game, state: Any, after: int, rows: Iterable[LoggedAction]
+) -> tuple[Any, int, list[Event]]:
+    """``state`` (at ``after`` actions; None: a new deal) with the logged ``rows`` applied: the
+    new state, its action count, and the events of the rows."""
+    if state is None:
+        state, after = game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck), 0
+    events: list[Event] = []
+    seq = after
+    for row in rows:
+        state, evs = game.apply(state, row.seat, row.action)
+        events.extend(_announced(rec, row.seat, row.source, evs))
+        seq = row.seq
+    return state, seq, events
 
 
 def _copy(rec: TableRecord) -> TableRecord:
