@@ -97,3 +97,30 @@ async def test_tables_sharing_a_lock_connection_are_held_apart(
     assert b.quick_writes == 2 and b.waited_writes == 0
     await a.close()
     await b.close()
+
+
+async def test_two_tasks_of_one_process_take_turns_for_a_table(
+    stores: tuple[Store, Store], database: Database
+) -> None:
+    # the lock connections are shared and advisory locks are re-entrant within a session: the
+    # server alone would let both tasks in (a table forgotten and loaded again has a new
+    # in-memory lock, so the manager's lock does not always keep them apart)
+    s1, s2 = stores
+    a, b = Claims(s1, database.schema), Claims(s2, database.schema)
+    rec = await _table(s1)
+    holders, most = 0, 0
+
+    async def writer() -> None:
+        nonlocal holders, most
+        async with a.writing(rec.id):
+            holders += 1
+            most = max(most, holders)
+            await asyncio.sleep(0.01)
+            holders -= 1
+
+    await asyncio.gather(*(writer() for _ in range(5)))
+    assert most == 1 and a.quick_writes == 5
+    async with b.writing(rec.id):  # every turn let go of the lock
+        assert b.quick_writes == 1
+    await a.close()
+    await b.close()

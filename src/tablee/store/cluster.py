@@ -97,43 +97,38 @@ class Claims:
         #: one statement at a time on the claims connection
         self._io = asyncio.Lock()
         #: one task of this process at a time per table (advisory locks are re-entrant within a
-        #: session, so the server alone would let two tasks of one process hold a table); with
-        #: the number of tasks using each
-        self._local: dict[int, tuple[asyncio.Lock, int]] = {}
+        #: session, so the server alone would let two tasks of one process hold a table)
+        self._local = _Turns()
+        self._local_writes = _Turns()
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: int) -> AsyncIterator[bool]:
         """Yields True while this process holds the table's claim, False when another has it.
         Another task of this process holding it is waited for (it is quick)."""
-        lock, users = self._local.get(table_id, (None, 0))
-        if lock is None:
-            lock = asyncio.Lock()
-        self._local[table_id] = (lock, users + 1)
-        try:
-            async with lock:
-                got = await self._try(table_id) if self.enabled else True
-                try:
-                    yield got
-                finally:
-                    if got and self.enabled:
-                        await self._release(table_id)
-        finally:
-            lock, users = self._local[table_id]
-            if users <= 1:
-                del self._local[table_id]
-            else:
-                self._local[table_id] = (lock, users - 1)
+        async with self._local.turn(table_id):
+            got = await self._try(table_id) if self.enabled else True
+            try:
+                yield got
+            finally:
+                if got and self.enabled:
+                    await self._release(table_id)
 
     @contextlib.asynccontextmanager
     async def writing(self, table_id: int) -> AsyncIterator[int | None]:
         """Holds the table's write lock (waiting for it) and yields the table's stored version
         read under it (None on SQLite, where the store's version checks are enough).
 
-        The caller holds the table's lock in this process: advisory locks are re-entrant within
-        a session, so two tasks of one process must never ask for the same table at once."""
+        Two tasks of this process take turns first (the table's lock in memory does that
+        already, unless the table was forgotten and loaded again meanwhile): the lock connections
+        are shared, and an advisory lock is re-entrant within a session."""
         if self._writers is None:
             yield None
             return
+        async with self._local_writes.turn(table_id), self._write_lock(table_id) as version:
+            yield version
+
+    @contextlib.asynccontextmanager
+    async def _write_lock(self, table_id: int) -> AsyncIterator[int | None]:
         key = {"space": self.write_space, "id": table_id}
         got, version = await self._try_write(table_id, key)
         if got:
@@ -144,6 +139,7 @@ class Claims:
                 await self._locker_do(table_id, _UNLOCK, key)
             return
         self.waited_writes += 1
+        assert self._writers is not None
         async with self._writers.connect() as conn:
             try:
                 await conn.execute(text("SELECT pg_advisory_lock(:space, :id)"), key)
@@ -237,6 +233,29 @@ class Claims:
                     await conn.close()
         if self._writers is not None:
             await self._writers.dispose()
+
+
+class _Turns:
+    """An ``asyncio.Lock`` per key, kept while some task uses or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, key: int) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
 
 
 # -- the poller's queries -------------------------------------------------------------------------
