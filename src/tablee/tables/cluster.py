@@ -2,10 +2,11 @@
 
 Any process accepts any client for any table. The database and Redis do the coordinating:
 
-- One writer per table at a time: every write names the version it started from (``StaleVersion``
-  otherwise). A process whose copy was behind loses the race, reloads the log rows after its
-  version and tries the player's move again on the fresh state; the losing write wrote nothing, so
-  a move is never applied twice. A move refused by a copy that was behind is asked again too.
+- One writer per table at a time: its write lock in PostgreSQL (``store/cluster.py``), and every
+  write names the version it started from (``StaleVersion`` otherwise). A process whose copy was
+  behind catches up under the lock (the log rows after its own, up to the stored version); one
+  that lost a race anyway reloads and tries the player's move again on the fresh state; the losing
+  write wrote nothing, so a move is never applied twice.
 - Every accepted change (moves, joins, leaves, starts, rematches) is published on Redis
   (``redis_broker.py``); each process holding that table reloads it from the database and pushes
   the new views to its own sockets.
@@ -17,6 +18,11 @@ Any process accepts any client for any table. The database and Redis do the coor
 
 Presence (the seats' "connected" flags) is shared through Redis too: each process lists the
 players it has at each table it holds, and adds the other processes' lists to what it shows.
+
+A ban is announced on Redis and every process closes that player's sockets; each also looks for
+banned players among its sockets every ``TABLEE_BAN_CHECK_SECONDS``, for an announcement it missed.
+
+docs/scaling.md tells the whole story, with figures.
 
 A process holds a table only while it has a use for it (a subscriber, a timer or bot to run): the
 process does not load every unfinished table at start-up, and the poller hands tables over.
@@ -170,9 +176,18 @@ class ClusterManager(TableManager):
                 self._shown[table_id] = players
             else:
                 self._shown.pop(table_id, None)
-            await self.broker.set_presence(
-                table_id, self.process_id, sorted(players), PRESENCE_TTL, announce=players != before
-            )
+            try:
+                # the writes take turns: a Redis that hangs must not hold up every subscribe
+                async with asyncio.timeout(PRESENCE_TTL / 6):
+                    await self.broker.set_presence(
+                        table_id,
+                        self.process_id,
+                        sorted(players),
+                        PRESENCE_TTL,
+                        announce=players != before,
+                    )
+            except TimeoutError:  # put right by the next renewal, or the entry expires
+                log.warning("sharing the presence at table %s timed out", table_id)
 
     async def _heard_presence(self, table_id: int, process: str) -> None:
         if process != self.process_id and table_id in self._tables:
