@@ -3,7 +3,7 @@
 // action type, with a step per varying field when a group is large (bid value, then suit).
 
 import { h } from "./dom.js";
-import { cardShort, parseCard } from "./cards.js";
+import { cardNameWithArticle, cardShort, parseCard } from "./cards.js";
 import { actionText, fieldText, fieldsOf, typeLabel } from "./labels.js";
 
 /** Splits the legal actions: single cards of the hand, groups of cards of the hand, the rest. */
@@ -81,16 +81,20 @@ function valueButton(action, key, value, ctx, onPick, extraClass = "") {
   if (key === "suit" && ["H", "D"].includes(value)) classes.push("red-suit");
   // a card named on a button (a king called) is red when its suit is, as on the cards
   let title;
+  let spoken;
   if (key === "card" && typeof value === "string") {
     const card = parseCard(value, ctx.kind);
     if (card.red) classes.push("red-suit");
     title = card.name;
+    // "R♥" read aloud says little: "Appeler le roi de cœur"
+    spoken = `${typeLabel(action.type, ctx)} ${cardNameWithArticle(value, ctx.kind)}`;
   }
   if (key === "cards" && Array.isArray(value)) label = value.map((c) => cardShort(c, ctx.kind)).join(" ");
   return h("button", {
     type: "button",
     class: classes.join(" "),
     title,
+    "aria-label": spoken,
     dataset: { type: action.type, key, value: JSON.stringify(value) },
     onclick: onPick,
   }, label);
@@ -110,7 +114,7 @@ function actionButton(action, ctx, send, label, cls = "") {
  * order; a value picked narrows the next row; the last pick sends the action.
  */
 export function chooser(actions, ctx, send, { title, skip = [], primary = false } = {}) {
-  const box = h("div.group");
+  const box = h("div.group", { role: "group", "aria-label": title?.replace(/\s*:$/, "") });
   const keys = varying(actions, skip);
   const chosen = [];
   const draw = () => {
@@ -137,7 +141,7 @@ export function chooser(actions, ctx, send, { title, skip = [], primary = false 
     }
     if (chosen.length) {
       const crumbs = chosen.map(([k, v]) => (k === "type" ? typeLabel(JSON.parse(v), ctx) : fieldText(k, JSON.parse(v), ctx)));
-      row.append(h("button", { type: "button", class: "btn ghost back", onclick: () => { chosen.pop(); draw(); } }, `← ${crumbs.join(" ")}`));
+      row.append(h("button", { type: "button", class: "btn ghost back", "aria-label": `Revenir sur ${crumbs.join(" ")}`, onclick: () => { chosen.pop(); redraw(); } }, `← ${crumbs.join(" ")}`));
     }
     for (const [v, action] of seen) {
       const rest = pool.filter((a) => JSON.stringify(a[key] ?? null) === v);
@@ -146,11 +150,17 @@ export function chooser(actions, ctx, send, { title, skip = [], primary = false 
           if (rest.length === 1) send(rest[0]);
           else {
             chosen.push([key, v]);
-            draw();
+            redraw();
           }
         }),
       );
     }
+  };
+  // the row a keyboard was on is gone: it goes on to the next row's first choice
+  const redraw = () => {
+    const hadFocus = box.contains(document.activeElement);
+    draw();
+    if (hadFocus) (box.querySelector("button:not(.back)") || box.querySelector("button"))?.focus();
   };
   draw();
   return box;
@@ -166,6 +176,7 @@ export function groupControls(type, actions, ctx, send) {
     const key = keys[0];
     return h(
       "div.group",
+      { role: "group", "aria-label": typeLabel(type, ctx) },
       h("div.group-title", typeLabel(type, ctx)),
       h("div.row", actions.map((a) => valueButton(a, key, a[key], ctx, () => send(a)))),
     );

@@ -85,6 +85,16 @@ export function cardName(code, kind) {
   return parseCard(code, kind).name;
 }
 
+/** The name with its article, as said in a sentence: "le 10 de cœur", "la dame de pique",
+ * "l'as de trèfle", "l'atout 21", "le Petit", "l'Excuse", "le +2 vert". */
+export function cardNameWithArticle(code, kind) {
+  const c = parseCard(code, kind);
+  const name = c.name;
+  if (/^(le |la |l')/i.test(name)) return name;
+  if (c.rank === "Q") return `la ${name}`;
+  return /^[aeiouyéèêh]/i.test(name) ? `l'${name}` : `le ${name}`;
+}
+
 /** A short inline text for logs: "10♥", "R♠", "21", "+2 vert". */
 export function cardShort(code, kind) {
   const c = parseCard(code, kind);
@@ -103,7 +113,10 @@ export function cardChip(code, kind) {
 }
 
 /**
- * A card element. options: { playable, dimmed, selected, small, onclick, faceDown }.
+ * A card element. options: { playable, dimmed, selected, small, onclick, faceDown, button,
+ * label, pressed }. `button`: a button even when it cannot be clicked (disabled), as the cards
+ * of a hand are, so a screen reader lists them all; `label`: its accessible name when clicking
+ * it does something ("Jouer le 10 de cœur"), the card's name otherwise.
  * The element carries data-card="CODE" (tests and the table page find cards by it).
  */
 export function cardEl(code, kind, options = {}) {
@@ -118,12 +131,15 @@ export function cardEl(code, kind, options = {}) {
   if (options.playable) classes.push("playable");
   if (options.dimmed) classes.push("dimmed");
   if (options.selected) classes.push("selected");
-  const el = h(options.onclick ? "button" : "div", {
+  const button = Boolean(options.onclick || options.button);
+  const el = h(button ? "button" : "div", {
     class: classes.join(" "),
     dataset: { card: code },
     title: c.name,
-    "aria-label": c.name,
-    type: options.onclick ? "button" : undefined,
+    "aria-label": options.label || c.name,
+    "aria-pressed": options.pressed,
+    type: button ? "button" : undefined,
+    disabled: button && !options.onclick,
     onclick: options.onclick,
   });
   if (c.kind === "cc") {

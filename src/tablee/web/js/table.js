@@ -5,10 +5,10 @@
 
 import { h, replace, toastError } from "./dom.js";
 import { api } from "./api.js";
-import { backEl, cardEl, deckKind } from "./cards.js";
+import { backEl, cardEl, cardNameWithArticle, deckKind } from "./cards.js";
 import { analyse, cardControls, multiCandidates, multiControls, otherControls } from "./actions.js";
 import { describeEvent } from "./events.js";
-import { phaseLabel } from "./labels.js";
+import { fieldText, fieldsOf, phaseLabel, typeLabel } from "./labels.js";
 import { gameTitle, loadGames, mySeat as mySeatIn, seatsOf } from "./lobby.js";
 import { rendererFor } from "./games.js";
 import { botIcon, trophyIcon } from "./icons.js";
@@ -17,6 +17,7 @@ const ONE_CLICK = "tablee.oneclick";
 const LOG_MAX = 300;
 const POLL_MS = 4000;
 const NOTICE_MS = 6000;
+const LOG_SHOWN = 80;
 /** Events that also show as a notice on the felt: a move nobody at the table chose, a seat a
  * robot now plays. */
 const noticeWorthy = (e) => e.type === "auto" || (e.type === "player_left" && e.replaced_by === "bot");
@@ -78,16 +79,25 @@ export function showTable(root, rawId, { socket, player }) {
     notice: null,
     replaced: {},
     ui: {},
+    logSeq: 0,
+    logShown: 0,
+    statusKey: null,
+    handKey: null,
+    // where the keyboard was in the controls, to put it back when they are drawn anew
+    focus: null,
+    focusNext: null,
+    keyboard: false,
   };
 
   const felt = h("div.felt", { id: "felt" });
   const status = h("div.status-line", { id: "status", role: "status", "aria-live": "polite" });
-  const panel = h("div.actions", { id: "actions" });
-  const hand = h("div.hand", { id: "hand" });
+  const panel = h("div.actions", { id: "actions", role: "group", "aria-label": "Actions" });
+  const hand = h("div.hand", { id: "hand", role: "group", "aria-label": "Votre main" });
   const meZone = h("div.me-zone", status, panel, hand);
   const scores = h("div.panel.scores", { id: "scores" });
   const sheet = h("div.panel.sheet-box", { id: "sheet", hidden: true });
-  const logList = h("ol.log-list", { id: "log" });
+  // a log region: a screen reader says each line added (the moves), never the whole list again
+  const logList = h("ol.log-list", { id: "log", role: "log", "aria-live": "polite", "aria-label": "Journal de la partie" });
   const logBox = h("div.panel.log", h("h3", "Journal"), logList);
   const settings = h("label.check.small.oneclick",
     h("input", {
@@ -178,6 +188,7 @@ export function showTable(root, rawId, { socket, player }) {
     if (S.gameNo != null && info.game_no !== S.gameNo) {
       // a rematch: a new game at the same table
       S.log = [];
+      S.logShown = -1;
       S.selected = null;
       S.multi = [];
       S.closedOverlay = null;
@@ -207,7 +218,7 @@ export function showTable(root, rawId, { socket, player }) {
       c.formatters = rendererFor(game()).formatters;
       for (const e of withoutPublicTwins(msg.events)) {
         const text = describeEvent(e, c);
-        if (text) S.log.push({ text, type: e.type, mine: e.seat != null && e.seat === mySeat() });
+        if (text) S.log.push({ seq: ++S.logSeq, text, type: e.type, mine: e.seat != null && e.seat === mySeat() });
         if (e.type === "player_left" && e.replaced_by === "bot") S.replaced[e.seat] = e.name ?? name(e.seat);
         if (e.type === "player_joined") delete S.replaced[e.seat];
         if (noticeWorthy(e) && text) notify(text, e.type);
@@ -338,6 +349,8 @@ export function showTable(root, rawId, { socket, player }) {
     replace(felt, header(), h("div.waiting", closedPanel()));
     panel.replaceChildren();
     hand.replaceChildren();
+    S.handKey = null;
+    S.statusKey = null;
     replace(status, h("span", "Table fermée par l'administration."));
     overlay.hidden = true;
     renderSide(r);
@@ -386,6 +399,8 @@ export function showTable(root, rawId, { socket, player }) {
         st === "waiting" ? h("p.muted.small", "Invitez vos amis avec ce lien : ", h("code", link)) : null));
     panel.replaceChildren();
     hand.replaceChildren();
+    S.handKey = null;
+    S.statusKey = null;
     status.replaceChildren();
     overlay.hidden = true;
     renderSide(r);
@@ -511,8 +526,15 @@ export function showTable(root, rawId, { socket, player }) {
     else if (legal.length) text = "Vous pouvez intervenir.";
     else if (toAct.length) text = `${toAct.map(name).join(", ")} ${toAct.length > 1 ? "réfléchissent" : "réfléchit"}…`;
     else text = "";
-    replace(status, h("span", text), myTurn ? deadlineBar(msg.deadline, true) : null);
+    // A live region: drawn again only when what it says changes, so a screen reader says each
+    // turn once (and the seconds ticking by never).
+    const statusKey = JSON.stringify([text, myTurn ? msg.deadline : null]);
+    if (statusKey !== S.statusKey) {
+      S.statusKey = statusKey;
+      replace(status, h("span", text), myTurn ? timeLeft(msg.deadline) : null);
+    }
     status.classList.toggle("mine", legal.length > 0);
+    keepFocus();
 
     // The panel is rebuilt only when something it shows changed, so a half-made choice (a bid
     // value picked, a suit to come) survives other players' moves.
@@ -535,14 +557,26 @@ export function showTable(root, rawId, { socket, player }) {
     if (me == null || v.hand == null) {
       replace(hand, h("p.muted.spectator-note", "Vous regardez la partie : les mains restent cachées."));
       hand.classList.add("spect");
+      S.handKey = null;
       return;
     }
     hand.classList.remove("spect");
     const custom = r.hand?.(v, c, model);
     if (custom) {
       replace(hand, custom);
+      S.handKey = null;
+      restoreFocus();
       return;
     }
+    // The hand too is drawn again only when it changed: the card a keyboard is on stays put
+    // while the others play.
+    const handKey = JSON.stringify([legal, v.hand, S.selected, S.multi, S.oneClick]);
+    if (handKey === S.handKey) {
+      restoreFocus();
+      return;
+    }
+    S.handKey = handKey;
+    hand.setAttribute("aria-label", `Votre main : ${v.hand.length} carte${v.hand.length > 1 ? "s" : ""}`);
     const candidates = model.multi.length ? multiCandidates(model.multi, S.multi) : new Set();
     const anyCard = model.byCard.size > 0 || model.multi.length > 0;
     const picked = [...S.multi];
@@ -559,19 +593,87 @@ export function showTable(root, rawId, { socket, player }) {
         picked.splice(mi, 1);
       }
       const playable = model.byCard.has(code) || candidates.has(code) || selected;
+      const multiMode = model.multi.length > 0 && (!model.byCard.has(code) || S.multi.length > 0);
       return cardEl(code, kind(), {
         playable,
         dimmed: anyCard && !playable,
         selected,
-        onclick: playable ? () => clickCard(code, model, selected) : undefined,
+        button: true,
+        label: playable ? cardLabel(code, model.byCard.get(code), multiMode, c) : undefined,
+        pressed: playable && (multiMode || S.selected === code) ? String(selected) : undefined,
+        onclick: playable ? (ev) => clickCard(code, model, selected, ev) : undefined,
       });
     });
     replace(hand, cards);
     fitHand();
+    restoreFocus();
   }
 
-  function clickCard(code, model, selected) {
+  /** What a card of the hand does, said in full: "Jouer le 10 de cœur", "Écarter le roi de
+   * pique"; a card with variants (a colour to choose) ends in "…". */
+  function cardLabel(code, actions, multiMode, c) {
+    const name = cardNameWithArticle(code, kind());
+    if (multiMode || !actions?.length) return `Choisir ${name}`;
+    if (actions.length > 1) return `${typeLabel(actions[0].type, c)} ${name}…`;
+    const a = actions[0];
+    const extra = fieldsOf(a).filter((k) => k !== "card").map((k) => fieldText(k, a[k], c));
+    return [typeLabel(a.type, c), name, ...extra].join(" ");
+  }
+
+  /** The time left said once in words (the bar and the seconds are for the eyes), and once more
+   * when five seconds are left. */
+  function timeLeft(deadline) {
+    const bar = deadlineBar(deadline, true);
+    if (!bar) return null;
+    bar.setAttribute("aria-hidden", "true");
+    const left = Math.max(0, Date.parse(deadline) - Date.now());
+    const said = h("span.sr-only", `Il vous reste ${Math.ceil(left / 1000)} secondes.`);
+    if (left > 5000) {
+      setTimeout(() => {
+        if (said.isConnected) said.textContent = "Plus que 5 secondes !";
+      }, left - 5000);
+    }
+    return [said, bar];
+  }
+
+  // The keyboard's place in the controls: where it was when they are drawn anew (the same card,
+  // else the one at the same place, else the first control), once they are there again.
+  function keepFocus() {
+    const a = document.activeElement;
+    if (!a || a === document.body || !a.isConnected) return;
+    if (hand.contains(a)) {
+      S.focus = { zone: "hand", card: a.dataset.card, index: [...hand.querySelectorAll(".card")].indexOf(a) };
+    } else if (panel.contains(a)) {
+      S.focus = { zone: "panel", action: a.dataset.action };
+    } else {
+      S.focus = null;
+    }
+  }
+
+  function restoreFocus() {
+    const want = S.focus;
+    if (!want || !S.keyboard) return;
+    const a = document.activeElement;
+    if (a && a !== document.body && a.isConnected) return;
+    const cards = [...hand.querySelectorAll("button.card:not(:disabled)")];
+    const buttons = [...panel.querySelectorAll("button:not(:disabled)")];
+    let target;
+    if (S.focusNext === "panel" || want.zone === "panel") {
+      target = (want.action && buttons.find((b) => b.dataset.action === want.action)) || buttons[0] || cards[0];
+    } else {
+      target = cards.find((el) => el.dataset.card === want.card) || cards[Math.min(want.index, cards.length - 1)] || buttons[0];
+    }
+    if (target) {
+      S.focusNext = null;
+      target.focus();
+    }
+  }
+
+  function clickCard(code, model, selected, ev) {
     if (S.busy) return;
+    // Enter or Space on a card (a click of detail 0) plays it: a keyboard has no second click
+    // to confirm with, and the confirm button sits above the hand.
+    const keyboard = ev?.detail === 0;
     const single = model.byCard.get(code);
     if (model.multi.length && (!single || S.multi.length)) {
       if (selected) S.multi.splice(S.multi.lastIndexOf(code), 1);
@@ -589,31 +691,39 @@ export function showTable(root, rawId, { socket, player }) {
       }
       return;
     }
-    if (S.oneClick && single.length === 1) {
+    if ((S.oneClick || keyboard) && single.length === 1) {
       send(single[0]);
       return;
     }
     S.selected = code;
+    // the variants (a colour) are buttons of the panel: the keyboard goes there
+    if (keyboard) S.focusNext = "panel";
     render();
   }
 
-  /** Cards overlap to fit the width; a big hand on a narrow screen takes two rows instead. */
+  /** Cards overlap to fit the width, each showing a strip wide enough for a finger (28 px at
+   * least); a hand too big for one row takes as many rows as it needs, of equal length. */
   function fitHand() {
+    for (const br of hand.querySelectorAll(":scope > .hand-break")) br.remove();
     const cards = [...hand.querySelectorAll(":scope > .card")];
     if (!cards.length) return;
-    const width = hand.clientWidth - 8;
+    const style = getComputedStyle(hand);
+    // a pixel spare: rounded overlaps must never push a row's last card onto the next row
+    const width = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
     const cw = cards[0].offsetWidth || 60;
+    const strip = Math.max(28, cw * 0.5);
     const n = cards.length;
-    const oneRowGap = n > 1 ? (width - n * cw) / (n - 1) : 0;
-    const rows = cw + oneRowGap < cw * 0.5 ? 2 : 1;
+    const fits = Math.max(1, Math.floor((width - cw) / strip) + 1);
+    const rows = Math.ceil(n / fits);
     const perRow = Math.ceil(n / rows);
-    const gap = perRow > 1 ? Math.min(6, (width - perRow * cw) / (perRow - 1)) : 0;
-    const margin = `${Math.max(gap, -cw * 0.74)}px`;
+    const gap = perRow > 1 ? Math.min(6, Math.floor(((width - perRow * cw) / (perRow - 1)) * 10) / 10) : 0;
     cards.forEach((el, i) => {
-      el.style.marginLeft = i % perRow === 0 ? "0" : margin;
+      const first = i % perRow === 0;
+      el.style.marginLeft = first ? "0" : `${gap}px`;
+      if (first && i > 0) el.before(h("span.hand-break", { "aria-hidden": "true" }));
     });
     hand.classList.toggle("tight", gap < 0);
-    hand.classList.toggle("two-rows", rows === 2);
+    hand.classList.toggle("two-rows", rows > 1);
   }
 
   function renderSide(r) {
@@ -646,7 +756,21 @@ export function showTable(root, rawId, { socket, player }) {
     } else {
       sheet.hidden = true;
     }
-    replace(logList, S.log.slice(-80).map((l) => h("li", { class: `ev-${l.type}${l.mine ? " mine" : ""}` }, l.text)));
+    renderLog();
+  }
+
+  /** Only the new lines are added (a live region says what is added: the whole list drawn
+   * again would be read again). */
+  function renderLog() {
+    if (S.logShown < 0) {
+      logList.replaceChildren();
+      S.logShown = 0;
+    }
+    const fresh = S.log.filter((l) => l.seq > S.logShown).slice(-LOG_SHOWN);
+    if (!fresh.length) return;
+    logList.append(...fresh.map((l) => h("li", { class: `ev-${l.type}${l.mine ? " mine" : ""}` }, l.text)));
+    S.logShown = fresh[fresh.length - 1].seq;
+    while (logList.children.length > LOG_SHOWN) logList.firstElementChild.remove();
     logList.scrollTop = logList.scrollHeight;
   }
 
@@ -719,6 +843,15 @@ export function showTable(root, rawId, { socket, player }) {
 
   const onResize = () => fitHand();
   window.addEventListener("resize", onResize);
+  // the focus is put back after a redraw for a keyboard only: a finger or a mouse is left alone
+  const onKey = (ev) => {
+    if (ev.key === "Tab" || ev.key === "Enter" || ev.key === " " || ev.key.startsWith("Arrow")) S.keyboard = true;
+  };
+  const onPointer = () => {
+    S.keyboard = false;
+  };
+  window.addEventListener("keydown", onKey, true);
+  window.addEventListener("pointerdown", onPointer, true);
   const ticker = setInterval(() => {
     for (const el of page.querySelectorAll(".secs[data-end]")) {
       el.textContent = `${Math.max(0, Math.ceil((Number(el.dataset.end) - Date.now()) / 1000))} s`;
@@ -741,6 +874,8 @@ export function showTable(root, rawId, { socket, player }) {
       S.stopped = true;
       clearTimeout(S.poll);
       window.removeEventListener("resize", onResize);
+      window.removeEventListener("keydown", onKey, true);
+      window.removeEventListener("pointerdown", onPointer, true);
       clearInterval(ticker);
       socket.unsubscribe(tableId);
     },
