@@ -156,8 +156,16 @@ class Pages:
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def new(self, width: int = 1280, height: int = 860) -> Page:
-        ctx = self.browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
+    def new(self, width: int = 1280, height: int = 860, phone: bool = False) -> Page:
+        """A page of a new browser context; ``phone``: a touch screen of device scale 3, as a
+        phone's browser reports it (coarse pointer, no hover, the viewport meta tag obeyed)."""
+        ctx = self.browser.new_context(
+            viewport={"width": width, "height": height},
+            locale="fr-FR",
+            is_mobile=phone,
+            has_touch=phone,
+            device_scale_factor=3 if phone else 1,
+        )
         ctx.set_default_timeout(15_000)
         self.contexts.append(ctx)
         page = ctx.new_page()

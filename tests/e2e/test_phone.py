@@ -1,0 +1,247 @@
+"""The table on a phone (a touch screen of device scale 3, held upright and sideways) and with a
+keyboard and a screen reader: what can be measured of "pleasant" and "usable" is checked at every
+turn of the player (no page wider than the screen, every card of the hand under a finger, action
+buttons a finger can hit, the seats on the felt and apart), and moves are made by tapping or
+with Tab and Enter alone. Deterministic as the rest of the suite: fixed seeds, and the page is
+read only when the table waits on the player (``helpers.wait_turn``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import LiveServer, Pages, screenshot
+from .helpers import create_table, enter, hand, state, step, wait_turn, wait_version_change
+
+SIZES = {"portrait": (390, 844), "landscape": (844, 390)}
+#: A game, its player count, the cards of a first hand.
+GAMES = [("contrecarte", 6, 7), ("tarot", 5, 15), ("belote", 4, 5), ("contree", 4, 8)]
+#: The least height of a control a finger taps (WCAG's target size is 24 px, platforms ask 44).
+MIN_TAP = 40
+
+#: Where a finger taps a card of the hand: the middle of the strip the next card of its row
+#: leaves visible (all of it for a row's last card), 60% down; null when the card is not there.
+_TAP_POINT = """el => {
+  const r = el.getBoundingClientRect();
+  let right = r.right;
+  const next = el.nextElementSibling;
+  if (next && next.classList.contains('card')) {
+    const n = next.getBoundingClientRect();
+    if (Math.abs(n.top - r.top) < r.height / 2) right = Math.min(right, n.left);
+  }
+  return {x: (r.left + right) / 2 - r.left, y: r.height * 0.6, strip: right - r.left};
+}"""
+
+#: The cards of the hand a finger cannot reach: outside the screen's width, a strip under 24 px,
+#: or another element where the finger lands (each card is scrolled into view first).
+_UNREACHABLE = """hand => [...hand.querySelectorAll('.card')].flatMap(el => {
+  el.scrollIntoView({block: 'center', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  const p = (TAP_POINT)(el);
+  const x = r.left + p.x, y = r.top + p.y;
+  const hit = document.elementFromPoint(x, y);
+  const ok = r.left >= 0 && r.right <= innerWidth && p.strip >= 24
+    && hit && hit.closest('.card') === el;
+  return ok ? [] : [[el.dataset.card, Math.round(r.left), Math.round(r.right), Math.round(p.strip),
+                      hit ? hit.className : null]];
+})""".replace("TAP_POINT", _TAP_POINT)
+
+
+def phone(pages: Pages, size: str) -> Page:
+    width, height = SIZES[size]
+    return pages.new(width, height, phone=True)
+
+
+def no_horizontal_scroll(page: Page) -> None:
+    widths = page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")
+    assert widths[0] <= widths[1], f"the page scrolls sideways: {widths}"
+
+
+def check_layout(page: Page) -> None:
+    """What a phone must give at this turn: no sideways scroll, every card of the hand where a
+    finger can tap it, every action button a finger's height, the seats on the felt apart."""
+    no_horizontal_scroll(page)
+    unreachable = page.locator("#hand").evaluate(_UNREACHABLE)
+    assert not unreachable, f"cards out of a finger's reach: {unreachable}"
+    heights = page.locator("#actions button").evaluate_all(
+        "els => els.filter(e => e.offsetParent)"
+        ".map(e => [e.textContent, e.getBoundingClientRect().height])"
+    )
+    low = [(text, h) for text, h in heights if h < MIN_TAP]
+    assert not low, f"action buttons lower than {MIN_TAP} px: {low}"
+    seats = page.locator("#felt .seat").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    felt = page.locator("#felt").evaluate(
+        "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+    )
+    for i, a in enumerate(seats):
+        assert felt[0] <= a[0] and a[2] <= felt[2], f"seat {i} leaves the felt: {a} {felt}"
+        for j, b in enumerate(seats[:i]):
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, f"seats {j} and {i} overlap: {b} {a}"
+
+
+def tap_card(page: Page, code: str) -> None:
+    card = page.locator(f'#hand .card[data-card="{code}"]').first
+    card.scroll_into_view_if_needed()
+    point = card.evaluate(_TAP_POINT)
+    card.tap(position={"x": point["x"], "y": point["y"]})
+
+
+def play_by_taps(page: Page, turns: int) -> list[str]:
+    """Up to ``turns`` turns of this player, every card played with a finger on the strip of it
+    that shows: select, then a second tap confirms (or the first variant is chosen). Turns with
+    no card to play (a bid, a call, a draw) are played as ``helpers.step`` does."""
+    played = []
+    for turn in range(turns):
+        if wait_turn(page) == "over":
+            break
+        check_layout(page)
+        cards: list[str] = page.locator("#hand .card.playable").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+        if not cards:
+            step(page)
+            continue
+        # the first playable card is the most covered by its neighbours; one turn in two, one
+        # from the middle of the hand
+        code = cards[0] if turn % 2 == 0 else cards[len(cards) // 2]
+        before = state(page)
+        mine = page.locator("#log li.mine").count()
+        tap_card(page, code)
+        if state(page)["busy"] != "1":
+            if page.locator("#actions .btn.confirm").count():
+                tap_card(page, code)
+            else:
+                page.locator("#actions .group .btn.choice:not(.back)").first.tap()
+        wait_version_change(page, before["version"], before["refused"])
+        assert page.locator("#log li.mine").count() > mine, f"no move of the player after {code}"
+        played.append(code)
+    return played
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(("game", "players", "cards"), GAMES)
+def test_a_phone_plays_with_a_finger(
+    server: LiveServer, pages: Pages, game: str, players: int, cards: int, size: str
+) -> None:
+    page = phone(pages, size)
+    enter(page, server.url, "Zoé")
+    no_horizontal_scroll(page)
+    create_table(page, game, players=players)
+    assert wait_turn(page) == "mine"
+    expect(page.locator("#hand .card")).to_have_count(cards)
+    expect(page.locator("#felt .seat")).to_have_count(players)
+    check_layout(page)
+    screenshot(page, f"phone-{size}-{game}")
+    played = play_by_taps(page, 8)
+    assert len(played) >= 2, f"too few cards played by tapping: {played}"
+    if wait_turn(page) == "mine":
+        check_layout(page)
+    screenshot(page, f"phone-{size}-{game}-later")
+
+
+def test_tarot_at_five_on_a_phone_a_big_hand_takes_rows(server: LiveServer, pages: Pages) -> None:
+    """The taker's 18 cards with the chien, in portrait: two rows, every card still reachable,
+    and the écart made with a finger."""
+    page = phone(pages, "portrait")
+    enter(page, server.url, "Zoé")
+    create_table(page, "tarot", players=5)
+    for _ in range(6):
+        if wait_turn(page) == "mine" and state(page)["phase"] == "ecart":
+            break
+        step(page, prefer=['button[data-value="\\"prise\\""]'])
+    else:
+        pytest.fail(f"no écart for the player: {state(page)}")
+    expect(page.locator("#hand .card")).to_have_count(18)
+    rows = page.locator("#hand .card").evaluate_all(
+        "els => new Set(els.map(e => Math.round(e.getBoundingClientRect().top))).size"
+    )
+    assert rows == 2, rows
+    check_layout(page)
+    screenshot(page, "phone-portrait-tarot-ecart")
+    # three cards put aside, the last of them ends the écart
+    played = play_by_taps(page, 3)
+    assert len(played) == 3, played
+    assert wait_turn(page) == "mine" and state(page)["phase"] != "ecart", state(page)
+    expect(page.locator("#hand .card")).to_have_count(15)
+    assert not set(played) & set(hand(page))
+
+
+def focused(page: Page) -> dict[str, Any]:
+    info: dict[str, Any] = page.evaluate(
+        "() => { const a = document.activeElement; return {label: a.getAttribute('aria-label'),"
+        " text: a.textContent, card: a.dataset.card || null, inHand: !!a.closest('#hand'),"
+        " inActions: !!a.closest('#actions'), outline: getComputedStyle(a).outlineStyle,"
+        " width: parseFloat(getComputedStyle(a).outlineWidth)}; }"
+    )
+    return info
+
+
+def tab_to(page: Page, where: str) -> dict[str, Any]:
+    """Tab until the focus is on an enabled control of ``where`` (hand or actions)."""
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        now = focused(page)
+        if now[where]:
+            return now
+    raise AssertionError(f"Tab never reached the {where}: {focused(page)}")
+
+
+def test_keyboard_and_screen_reader(server: LiveServer, pages: Pages) -> None:
+    page = pages.new()
+    enter(page, server.url, "Yves")
+    page.click('.game-tile[data-game="belote"]')
+    page.click("text=tout en robots")
+    page.select_option("#timer", "30")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"#/table/\d+"))
+    assert wait_turn(page) == "mine"
+    # the turn and the time left are said by the status region; the ticking bar is not read
+    status = page.get_by_role("status").filter(has_text="Il vous reste")
+    expect(status).to_have_attribute("aria-live", "polite")
+    expect(status).to_contain_text(re.compile(r"Il vous reste \d+ secondes"))
+    expect(page.locator("#status .timer-wrap")).to_have_attribute("aria-hidden", "true")
+    log = page.get_by_role("log", name="Journal de la partie")
+    expect(log).to_have_attribute("aria-live", "polite")
+    # the hand is a group of named cards; none is playable while the bidding lasts
+    expect(page.get_by_role("group", name="Votre main : 5 cartes")).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile("^Jouer "))).to_have_count(0)
+    page.locator("#topbar .brand").focus()
+
+    # the bidding with Tab and Enter alone: the first action each turn
+    while wait_turn(page) == "mine" and state(page)["phase"] == "bidding":
+        now = tab_to(page, "inActions")
+        assert now["outline"] != "none" and now["width"] >= 2, now
+        before = state(page)
+        page.keyboard.press("Enter")
+        wait_version_change(page, before["version"], before["refused"])
+    assert state(page)["phase"] == "play"
+    expect(page.get_by_role("group", name="Votre main : 8 cartes")).to_be_visible()
+
+    # three cards played with the keyboard, each found by its French name
+    for key in ("Enter", "Space", "Enter"):
+        assert wait_turn(page) == "mine"
+        now = focused(page)
+        if not now["inHand"] or now["card"] is None:
+            # the focus comes back to the hand by itself once it is the player's turn again;
+            # on the first card the keyboard was still in the actions
+            now = tab_to(page, "inHand")
+        label = now["label"]
+        assert re.fullmatch(r"Jouer (le|la|l')\s?.+ de (cœur|carreau|pique|trèfle)", label), label
+        card = page.get_by_role("button", name=label, exact=True)
+        expect(card).to_be_focused()
+        assert now["outline"] != "none" and now["width"] >= 2, now
+        before = state(page)
+        count = hand(page).count(now["card"])
+        page.keyboard.press(key)
+        wait_version_change(page, before["version"], before["refused"])
+        assert hand(page).count(now["card"]) == count - 1
+        # the move is a new line of the log region
+        expect(log.locator("li.mine").last).to_contain_text("Yves")
+    assert int(state(page)["tricks"] or 0) >= 2
