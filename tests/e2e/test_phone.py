@@ -50,6 +50,12 @@ _UNREACHABLE = """hand => [...hand.querySelectorAll('.card')].flatMap(el => {
 })""".replace("TAP_POINT", _TAP_POINT)
 
 
+def shot(page: Page, name: str) -> None:
+    """A screenshot from the top of the page (the sticky top bar would else cross it)."""
+    page.evaluate("() => scrollTo(0, 0)")
+    screenshot(page, name)
+
+
 def phone(pages: Pages, size: str) -> Page:
     width, height = SIZES[size]
     return pages.new(width, height, phone=True)
@@ -93,6 +99,15 @@ def tap_card(page: Page, code: str) -> None:
     card.tap(position={"x": point["x"], "y": point["y"]})
 
 
+def last_own_line(page: Page) -> int:
+    """The number of the log's last line about this player (the log keeps its last lines only:
+    a count of them would not always grow)."""
+    seq: int = page.evaluate(
+        "() => Number([...document.querySelectorAll('#log li.mine')].pop()?.dataset.seq ?? 0)"
+    )
+    return seq
+
+
 def play_by_taps(page: Page, turns: int) -> list[str]:
     """Up to ``turns`` turns of this player, every card played with a finger on the strip of it
     that shows: select, then a second tap confirms (or the first variant is chosen). Turns with
@@ -112,7 +127,7 @@ def play_by_taps(page: Page, turns: int) -> list[str]:
         # from the middle of the hand
         code = cards[0] if turn % 2 == 0 else cards[len(cards) // 2]
         before = state(page)
-        mine = page.locator("#log li.mine").count()
+        mine = last_own_line(page)
         tap_card(page, code)
         if state(page)["busy"] != "1":
             if page.locator("#actions .btn.confirm").count():
@@ -120,7 +135,7 @@ def play_by_taps(page: Page, turns: int) -> list[str]:
             else:
                 page.locator("#actions .group .btn.choice:not(.back)").first.tap()
         wait_version_change(page, before["version"], before["refused"])
-        assert page.locator("#log li.mine").count() > mine, f"no move of the player after {code}"
+        assert last_own_line(page) > mine, f"no move of the player after {code}"
         played.append(code)
     return played
 
@@ -138,12 +153,12 @@ def test_a_phone_plays_with_a_finger(
     expect(page.locator("#hand .card")).to_have_count(cards)
     expect(page.locator("#felt .seat")).to_have_count(players)
     check_layout(page)
-    screenshot(page, f"phone-{size}-{game}")
+    shot(page, f"phone-{size}-{game}")
     played = play_by_taps(page, 8)
     assert len(played) >= 2, f"too few cards played by tapping: {played}"
     if wait_turn(page) == "mine":
         check_layout(page)
-    screenshot(page, f"phone-{size}-{game}-later")
+    shot(page, f"phone-{size}-{game}-later")
 
 
 def test_tarot_at_five_on_a_phone_a_big_hand_takes_rows(server: LiveServer, pages: Pages) -> None:
@@ -164,7 +179,7 @@ def test_tarot_at_five_on_a_phone_a_big_hand_takes_rows(server: LiveServer, page
     )
     assert rows == 2, rows
     check_layout(page)
-    screenshot(page, "phone-portrait-tarot-ecart")
+    shot(page, "phone-portrait-tarot-ecart")
     # three cards put aside, the last of them ends the écart
     played = play_by_taps(page, 3)
     assert len(played) == 3, played
@@ -225,13 +240,15 @@ def test_keyboard_and_screen_reader(server: LiveServer, pages: Pages) -> None:
     expect(page.get_by_role("group", name="Votre main : 8 cartes")).to_be_visible()
 
     # three cards played with the keyboard, each found by its French name
-    for key in ("Enter", "Space", "Enter"):
+    for n, key in enumerate(("Enter", "Space", "Enter")):
         assert wait_turn(page) == "mine"
-        now = focused(page)
-        if not now["inHand"] or now["card"] is None:
-            # the focus comes back to the hand by itself once it is the player's turn again;
-            # on the first card the keyboard was still in the actions
+        if n == 0:
+            # the keyboard is still in the (now empty) actions: on to the hand
             now = tab_to(page, "inHand")
+        else:
+            # the focus came back to the hand by itself when the turn did
+            page.wait_for_function("() => document.activeElement.matches('#hand .card.playable')")
+            now = focused(page)
         label = now["label"]
         assert re.fullmatch(r"Jouer (le|la|l')\s?.+ de (cœur|carreau|pique|trèfle)", label), label
         card = page.get_by_role("button", name=label, exact=True)

@@ -768,7 +768,7 @@ export function showTable(root, rawId, { socket, player }) {
     }
     const fresh = S.log.filter((l) => l.seq > S.logShown).slice(-LOG_SHOWN);
     if (!fresh.length) return;
-    logList.append(...fresh.map((l) => h("li", { class: `ev-${l.type}${l.mine ? " mine" : ""}` }, l.text)));
+    logList.append(...fresh.map((l) => h("li", { class: `ev-${l.type}${l.mine ? " mine" : ""}`, dataset: { seq: l.seq } }, l.text)));
     S.logShown = fresh[fresh.length - 1].seq;
     while (logList.children.length > LOG_SHOWN) logList.firstElementChild.remove();
     logList.scrollTop = logList.scrollHeight;
