@@ -138,6 +138,8 @@ export function cardEl(code, kind, options = {}) {
     title: c.name,
     "aria-label": options.label || c.name,
     "aria-pressed": options.pressed,
+    // a drawn card (in a trick, on a pile) is a picture with a name, which a screen reader says
+    role: button ? undefined : "img",
     type: button ? "button" : undefined,
     disabled: button && !options.onclick,
     onclick: options.onclick,
@@ -171,6 +173,7 @@ export function backEl(kind, options = {}) {
     class: classes.join(" "),
     title: options.title || "carte cachée",
     "aria-label": options.title || "carte cachée",
+    role: options.onclick ? undefined : "img",
     type: options.onclick ? "button" : undefined,
     onclick: options.onclick,
     dataset: options.dataset,
