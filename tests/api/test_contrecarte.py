@@ -4,6 +4,7 @@ player receives is checked against the cards that player may not see (``tests/se
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from tablee.cards import deck_contrecarte
@@ -225,3 +226,26 @@ def test_a_contrecarte_table_lived_through(database: Database) -> None:
         res = srv.client.get(f"/api/tables/{tid}/results").json()
         assert [g["outcome"] for g in res["games"]] == [first["outcome"], second["outcome"]]
         assert res["table"]["wins"] == wins
+
+
+def test_time_is_per_decision_the_winner_of_a_contest_gets_a_full_turn_to_play(
+    database: Database,
+) -> None:
+    # the contest and the play after it are two decisions of the same seat: the play is not
+    # left with what the contest window had not used
+    with Server(database) as srv:
+        alice, bob, carol = srv.player("Alice"), srv.player("Bob"), srv.player("Carol")
+        t = srv.stacked_table(alice, "contrecarte", 3, deck=stacked_deck(), turn_seconds=3600)
+        tid = t["id"]
+        srv.post(f"/api/tables/{tid}/join", bob)
+        srv.post(f"/api/tables/{tid}/join", carol)
+        with srv.ws(alice) as wa, srv.ws(bob) as wb:
+            for ws in (wa, wb):
+                ws.request({"type": "subscribe", "table": tid})
+            window = move(wa, tid, {"type": "play", "card": "W+4", "color": "B"})
+            assert window["to_act"] == [1]
+            after = move(wb, tid, {"type": "contest"})
+            assert after["events"][0]["verdict"] == "illegal" and after["to_act"] == [1]
+            assert datetime.fromisoformat(after["deadline"]) > datetime.fromisoformat(
+                window["deadline"]
+            )

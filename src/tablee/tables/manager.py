@@ -14,11 +14,12 @@ Versions: a table's version goes up by one on every accepted action and on every
 change (join, leave, start, rematch), and every change is pushed to the subscribers, so a client
 that sees a gap knows it missed something and asks for a ``sync``.
 
-Timers: whenever the seats to act change, the deadline becomes now + ``turn_seconds``; it is stored
-with the table, so it survives a restart. When it passes, the table plays ``auto_action`` for each
-seat still to act (logged with source ``timer``, and told with an ``auto`` event before the move's
-own events); if the same seats are still to act afterwards (e.g. a draw, then play or pass), the
-deadline has already passed and the table goes on at once.
+Timers: ``turn_seconds`` per decision. Whenever the seats to act change, or a seat to act moves and
+is still to act (a contest, then its play), the deadline becomes now + ``turn_seconds``; it is
+stored with the table, so it survives a restart. When it passes, the table plays ``auto_action``
+for each seat still to act (logged with source ``timer``, and told with an ``auto`` event before
+the move's own events); if the same seats are still to act afterwards (e.g. a draw, then play or
+pass), the deadline has already passed and the table goes on at once.
 """
 
 from __future__ import annotations
@@ -599,7 +600,10 @@ class TableManager:
             else:
                 before = tuple(game.to_act(state))
                 after = tuple(game.to_act(new_state))
-                new.deadline = _deadline(new, before, after, rec.deadline, now)
+                # a seat that decided and decides again (a contest, then its play) gets its time
+                # again; after the table's own move it goes on at once (a draw, then play or pass)
+                again = source != "timer" and seat in before and seat in after
+                new.deadline = _deadline(new, before, after, rec.deadline, now, again)
             deal_events = [e for e in events if e.get("type") == "deal_end" and "to" not in e]
             try:
                 await self.store.record_action(
@@ -969,10 +973,11 @@ def _deadline(
     after: tuple[int, ...],
     current: datetime | None,
     now: datetime | None = None,
+    renew: bool = False,
 ) -> datetime | None:
     if rec.turn_seconds is None or not after:
         return None
-    if current is None or set(before) != set(after):
+    if current is None or renew or set(before) != set(after):
         return (now or utcnow()) + timedelta(seconds=rec.turn_seconds)
     return current
 
