@@ -453,3 +453,55 @@ def test_each_seat_sees_its_own_hand_and_the_public_table_only() -> None:
     assert GAME.view(state, None)["hand"] is None
     assert GAME.hidden(state, 1) >= set(RED + YELLOW) and not GAME.hidden(state, 1) & set(GREEN)
     assert "B8" not in GAME.hidden(state, None)
+
+
+# -- what the others are told ----------------------------------------------------------------------
+
+
+def told(events: Events, seat: int | None) -> Events:
+    return visible_events(events, seat)
+
+
+def test_every_draw_is_told_to_the_others_as_a_count_only() -> None:
+    """Whatever the reason (turn, +2, +4, contest either way, catch either way), the others hear
+    who drew how many and why; the cards go to the drawer alone."""
+    base = [["B+2", "W+4", "B3", "G5", *RED[:3]], ["R9", *GREEN[:6]], YELLOW]
+    moves: list[tuple[Any, int, dict[str, Any], int, str]] = []
+    state = new(base, top="B8")
+    moves.append((state, 0, {"type": "draw"}, 0, "turn"))
+    moves.append((state, 0, {"type": "play", "card": "B+2"}, 1, "+2"))
+    plus4 = play(state, 0, "W+4", color="R")
+    moves.append((plus4, 1, {"type": "accept"}, 1, "+4"))
+    moves.append((plus4, 1, {"type": "contest"}, 0, "contest"))  # B3 held: illegal
+    legal = play(keep(state, 0, "W+4", "G5", "R1"), 0, "W+4", color="G")
+    moves.append((legal, 1, {"type": "contest"}, 1, "contest"))
+    alone = one_card_left()
+    moves.append((alone, 2, {"type": "catch", "target": 0}, 0, "catch"))
+    moves.append((act(alone, 0, "announce")[0], 2, {"type": "catch", "target": 0}, 2, "catch"))
+    for before, seat, action, drawer, reason in moves:
+        after, events = GAME.apply(before, seat, action)
+        drawn = list(after.hands[drawer][len(before.hands[drawer]) :])
+        assert drawn, (action, reason)
+        public = {"type": "draw", "seat": drawer, "count": len(drawn), "reason": reason}
+        for other in (*(s for s in range(after.players) if s != drawer), None):
+            draws = [e for e in told(events, other) if e["type"] == "draw"]
+            assert draws == [public], (action, other)
+        mine = [e for e in told(events, drawer) if e["type"] == "draw"]
+        assert mine == [public, {"type": "draw", "seat": drawer, "cards": drawn, "reason": reason}]
+
+
+def test_a_legal_plus4_contested_tells_the_others_the_verdict_and_a_count_only() -> None:
+    # the poser's hand (all red under a W+4 on blue) must not transpire from the verdict
+    stock = ["B1", "B2", "B3", "B4", "B5", "B6"]
+    state = new([["W+4", *RED[:6]], GREEN, YELLOW], top="B8", stock=stock)
+    state = play(state, 0, "W+4", color="G")
+    after, events = act(state, 1, "contest")
+    for seat in (1, 2, None):
+        assert told(events, seat)[:2] == [
+            {"type": "contest", "seat": 1, "poser": 0, "verdict": "legal"},
+            {"type": "draw", "seat": 1, "count": 6, "reason": "contest"},
+        ]
+        assert not leaks(told(events, seat), set(RED[:6]))
+        view = GAME.view(after, seat)
+        assert not leaks(view, set(RED[:6])) and view["counts"] == [6, 13, 7]
+    assert GAME.view(after, 1)["hand"][7:] == told(events, 1)[2]["cards"] == stock
