@@ -62,11 +62,13 @@ def check_refused(
 def illegal_samples(
     game: Game, state: Any, players: int, options: dict[str, Any], rnd: random.Random
 ) -> list[tuple[int, Any]]:
-    """Malformed and illegal actions to try: unknown type, missing fields, not an object, wrong
-    seat, a card that is not legal."""
+    """Malformed and illegal actions to try: unknown type, a type that is no string, missing
+    fields, not an object, wrong seat, a card that is not legal."""
     out: list[tuple[int, Any]] = []
     seat = rnd.randrange(players)
     out += [(seat, {"type": "frobnicate"}), (seat, "play"), (seat, {"card": "AS"}), (seat, None)]
+    # a type that is not a string, not even hashable (JSON gives lists and objects)
+    out += [(seat, {"type": ["play"]}), (seat, {"type": {"play": 1}})]
     out += [(players, {"type": "pass"}), (-1, {"type": "pass"})]
     legal_by_seat = {s: game.legal_actions(state, s) for s in range(players)}
     for s, legal in legal_by_seat.items():

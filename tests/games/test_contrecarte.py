@@ -440,6 +440,8 @@ def test_malformed_and_out_of_turn_actions_are_refused_with_a_reason() -> None:
     refused(state, 0, {"type": "play", "card": "ZZ"}, code="bad_action")
     refused(state, 0, {"type": "draw", "x": 1}, code="bad_action")
     refused(state, 0, {"type": "shout"}, code="bad_action")
+    refused(state, 0, {"type": ["play"]}, code="bad_action", match="string")
+    refused(state, 0, {"type": {"play": "W"}}, code="bad_action", match="string")
     refused(state, 1, {"type": "draw"}, code="not_your_turn")
     refused(state, 1, {"type": "play", "card": "G1"}, code="not_your_turn")
 

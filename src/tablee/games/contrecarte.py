@@ -337,9 +337,12 @@ class Contrecarte(BaseGame[ContrecarteState]):
             and state.phase is not OVER
             and 0 <= seat < state.players
         ):
-            handler = self._handlers.get(action.get("type"))  # type: ignore[arg-type]
-            if handler is not None:
-                return handler(state, seat, action)
+            kind = action.get("type")
+            # a list or an object as the type would make the lookup raise TypeError
+            if kind.__class__ is str:
+                handler = self._handlers.get(kind)
+                if handler is not None:
+                    return handler(state, seat, action)
         return super().apply(state, seat, action)
 
     def _apply(
