@@ -4,6 +4,7 @@ player receives is checked against the cards that player may not see (``tests/se
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -187,7 +188,11 @@ def test_a_contrecarte_table_lived_through(database: Database) -> None:
             0,
             {"type": "play", "card": "Y9", "announce": True},
         )
-        assert {a.source for a in log if a.seat == 1 and a.seq > timed.seq} <= {"bot"}
+        # Bob's seat after he left: the bot's move (later ones may be the short timer's)
+        assert [(a.source, a.action) for a in log if a.seat == 1][4] == (
+            "bot",
+            {"type": "play", "card": "Y8"},
+        )
         winner = first["outcome"]["winners"][0]
         assert first["info"]["wins"] == [int(s == winner) for s in range(3)]
         # rematch: every seated person agrees (the bot in Bob's seat has no say)
@@ -249,3 +254,26 @@ def test_time_is_per_decision_the_winner_of_a_contest_gets_a_full_turn_to_play(
             assert datetime.fromisoformat(after["deadline"]) > datetime.fromisoformat(
                 window["deadline"]
             )
+
+
+def test_time_is_per_decision_a_move_that_changes_nothing_buys_no_time(sqlite_db: Database) -> None:
+    # the seat to act falsely accuses a seat that said "Carte !", with nothing left to draw: its
+    # choices are as they were, so its deadline is too (else it could stall the table for ever)
+    with Server(sqlite_db) as srv:
+        alice, bob = srv.player("Alice"), srv.player("Bob")
+        t = srv.stacked_table(alice, "contrecarte", 2, seed=7, turn_seconds=3600)
+        srv.post(f"/api/tables/{t['id']}/join", bob)
+        live = srv.call(srv.manager.get, t["id"])
+        state = live.state
+        everything = [*state.hands[0], *state.hands[1], *state.stock]
+        last = everything.pop()
+        # a later position, set in memory: every card in a hand but the discard's top
+        live.state = replace(
+            state, hands=(tuple(everything), (last,)), stock=(), announced=(False, True)
+        )
+        deadline = live.rec.deadline
+        assert deadline is not None
+        player = srv.call(srv.app.state.store.player, alice.id)
+        srv.call(srv.manager.act, player, t["id"], {"type": "catch", "target": 1})
+        assert live.state.hands[1] == (last,) and len(live.state.hands[0]) == len(everything)
+        assert live.seq == 1 and live.rec.deadline == deadline

@@ -600,9 +600,16 @@ class TableManager:
             else:
                 before = tuple(game.to_act(state))
                 after = tuple(game.to_act(new_state))
-                # a seat that decided and decides again (a contest, then its play) gets its time
-                # again; after the table's own move it goes on at once (a draw, then play or pass)
-                again = source != "timer" and seat in before and seat in after
+                # a seat that decided and has a new decision to make (a contest, then its play)
+                # gets its time again; not after the table's own move, which goes on at once (a
+                # draw, then play or pass), nor after a move that left its choices as they were
+                # (a false "Carte !" accusation with nothing left to draw must not buy time)
+                again = (
+                    source != "timer"
+                    and seat in before
+                    and seat in after
+                    and game.legal_actions(new_state, seat) != game.legal_actions(state, seat)
+                )
                 new.deadline = _deadline(new, before, after, rec.deadline, now, again)
             deal_events = [e for e in events if e.get("type") == "deal_end" and "to" not in e]
             try:
