@@ -1013,3 +1013,49 @@ def test_auto_action_announces_nothing_and_plays_a_legal_card() -> None:
     assert GAME.auto_action(state, 0)["type"] == "play"
     chelem = bidding(GAME.new(players=4, seed=30), "garde_contre")
     assert GAME.auto_action(chelem, 0) == {"type": "no_chelem"}
+
+
+def test_auto_action_excuses_itself_rather_than_give_the_petit_to_the_other_side() -> None:
+    hands = {
+        0: ["A21", *suit("S"), "1D", "2D", "3D"],
+        1: ["A1", "EX", *suit("H"), "4D", "5D"],
+    }
+    state = play(take(new(4, hands), 0, "garde_sans"), "A21")
+    assert playable(state) == (1, {"A1", "EX"})
+    assert GAME.auto_action(state, 1) == {"type": "play", "card": "EX"}
+
+
+def test_auto_action_does_not_win_with_the_petit_while_others_may_still_overtrump() -> None:
+    hands = {
+        0: ["1H", *suit("S"), "1D", "2D", "3D"],
+        1: ["A1", "A5", *suit("C"), "4D", "5D"],
+    }
+    state = play(take(new(4, hands), 0, "garde_sans"), "1H")
+    assert playable(state) == (1, {"A1", "A5"})
+    assert GAME.auto_action(state, 1) == {"type": "play", "card": "A5"}
+
+
+def test_auto_action_takes_the_trick_with_the_petit_when_last_to_play() -> None:
+    hands = {
+        0: ["1H", *suit("S"), "1D", "2D", "3D"],
+        1: [*suit("H", "23456789"), *suit("D", "456789TJCQ")],
+        2: [*suit("H", "TJCQK"), *suit("C", "123456789TJCQ")],
+        3: ["A1", "A5", *suit("C", "K"), *trumps(*range(6, 21))],
+    }
+    state = take(new(4, hands), 3, "garde_sans")
+    state = play(state, "1H", "2H", "TH")
+    assert playable(state) == (3, {"A1", "A5"} | {f"A{n}" for n in range(6, 21)})
+    assert GAME.auto_action(state, 3) == {"type": "play", "card": "A1"}
+
+
+def test_auto_action_saves_the_petit_under_a_partners_trick_when_last_to_play() -> None:
+    hands = {
+        0: ["1H", *suit("S"), "1D", "2D", "3D"],
+        1: [*suit("H", "23456789"), *suit("D", "456789TJCQ")],
+        2: [*suit("H", "TJCQK"), *suit("C", "123456789TJCQ")],
+        3: ["A1", "A5", *suit("C", "K"), *trumps(*range(6, 21))],
+    }
+    state = take(new(4, hands), 0, "garde_sans")
+    state = play(state, "1H", "2H", "TH")
+    assert playable(state) == (3, {"A1", "A5"} | {f"A{n}" for n in range(6, 21)})
+    assert GAME.auto_action(state, 3) == {"type": "play", "card": "A1"}, "the defence keeps it"

@@ -1118,8 +1118,11 @@ class TarotGame(BaseGame[TarotState]):
         return {"type": "pass"}
 
     def _auto_card(self, state: TarotState, seat: int, cards: list[str]) -> str:
-        """A plain, prudent card: win the trick cheaply when the team is not already winning it,
-        else give the least valuable card; the Excuse is kept for when it is forced."""
+        """A plain, prudent card: win the trick cheaply when the team is not already winning it
+        (with the Petit only when the last to play: a later trump would catch it), else give the
+        least valuable card — the Excuse instead when that card is a bout or an honour from the
+        queen up; otherwise the Excuse is kept for when it is forced. Under a partner's trick,
+        the last to play puts the Petit there if it may, else its most valuable plain card."""
         if len(cards) == 1:
             return cards[0]
         choices = [c for c in cards if c != EXCUSE] or cards
@@ -1127,6 +1130,7 @@ class TarotGame(BaseGame[TarotState]):
         if not trick:
             return min(choices, key=lambda c: (is_trump(c), HALF_POINTS[c], POWER[c]))
         n = state.players
+        last = len(trick) == n - 1
         attack = self.attack(state)
         best = _tricks.winner(trick, _suit, "A", _power, _power, wild=_WILD)
         mate_wins = ((state.leader + best) % n in attack) == (seat in attack)
@@ -1137,11 +1141,18 @@ class TarotGame(BaseGame[TarotState]):
                 if _tricks.winner((*trick, c), _suit, "A", _power, _power, wild=_WILD)
                 == len(trick)
             ]
+            if not last:
+                winning = [c for c in winning if c != PETIT] or winning
             if winning:
                 return min(winning, key=lambda c: (POWER[c], HALF_POINTS[c]))
-            return min(choices, key=lambda c: (HALF_POINTS[c], POWER[c]))
+            cheapest = min(choices, key=lambda c: (HALF_POINTS[c], POWER[c]))
+            if EXCUSE in cards and HALF_POINTS[cheapest] >= HALF_POINTS["QS"]:
+                return EXCUSE
+            return cheapest
         # a partner holds the trick: give points when the last to play, else keep it small
-        if len(trick) == n - 1:
+        if last:
+            if PETIT in choices:
+                return PETIT
             plain = [c for c in choices if not is_trump(c)]
             if plain:
                 return max(plain, key=lambda c: (HALF_POINTS[c], -POWER[c]))
