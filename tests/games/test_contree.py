@@ -88,6 +88,8 @@ def test_a_bid_must_be_higher_than_the_last() -> None:
     assert refused(state, 1, bid(100, "H")).reason == "you must bid higher than 100"
     assert refused(state, 1, bid(85, "H")).code == "bad_action"
     assert refused(state, 1, bid(True, "H")).code == "bad_action"  # type: ignore[arg-type]
+    # a JSON client may send 110.0: the bid values are whole numbers, refused, never a crash
+    assert refused(state, 1, bid(110.0, "H")).code == "bad_action"  # type: ignore[arg-type]
     assert refused(state, 1, bid(110, "X")).code == "bad_action"
     assert refused(state, 2, bid(110, "H")).code == "not_your_turn"
 

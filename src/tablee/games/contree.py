@@ -235,13 +235,12 @@ class Contree(BeloteFamily):
                 return self._start_play(evolve(state, calls=calls), contract, events)
             return evolve(state, calls=calls, turn=nxt), events
         value = action.get("value")
-        if isinstance(value, bool) or value not in BID_VALUES:
+        if type(value) is not int or value not in BID_VALUES:  # 110.0 == 110, True == 1
             raise IllegalAction(
                 "a bid needs a 'value': 80, 90, ... 160, 250 (capot) or 500 (générale)",
                 "bad_action",
             )
         suit = self.check_suit(action)
-        assert isinstance(value, int)
         if contract is not None and value <= contract.value:
             raise IllegalAction(f"you must bid higher than {contract.value}")
         return (
