@@ -727,10 +727,10 @@ def test_petit_au_bout_goes_to_the_team_winning_the_last_trick() -> None:
     assert record.petit_au_bout == "defence" and record.slam is None
     assert not record.made and record.contract == "garde_sans"
     # the chien (13) + the first trick (1) + ½ for the Excuse = 14½ points, no bout:
-    # failed by 41½; petit au bout lost -10; -25; x4
+    # failed by 41½, rounded against the taker to 42; petit au bout lost -10; -25; x4
     assert record.points2 == 29
-    assert record.score == (-41.5 - 10 - 25) * 4 == -306
-    assert record.shares == (-612, 306, 306)
+    assert record.score == (-42 - 10 - 25) * 4 == -308
+    assert record.shares == (-616, 308, 308)
 
 
 def test_petit_au_bout_counts_at_the_next_to_last_trick_when_the_excuse_is_kept() -> None:
@@ -762,13 +762,21 @@ def test_the_texts_example_garde_two_bouts_47_points_and_the_petit_au_bout() -> 
 def test_half_points_are_rounded_for_the_taker_when_made() -> None:
     assert deal_score("prise", 83, 2) == (26, True)  # made by ½: 25½ -> 26
     assert deal_score("prise", 2 * 41, 2) == (25, True)  # exactly the requirement is made
-    assert deal_score("garde", 83, 2) == (51, True)  # x2 leaves no half
 
 
 def test_half_points_are_rounded_against_the_taker_when_failed() -> None:
     assert deal_score("prise", 81, 2) == (-26, False)  # failed by ½: -25½ -> -26
     # failed by ½ with the petit au bout won: -½ + 10 - 25 = -15½ -> -16
     assert deal_score("prise", 2 * 50 + 1, 1, petit_au_bout=1) == (-16, False)
+
+
+def test_half_points_round_the_margin_before_the_contract_multiplies_it() -> None:
+    # "made by ½" is made by 1 and "failed by ½" failed by 1, as French players count it:
+    # the rounding is on the margin, then the 25 and the petit au bout, then the multiplier
+    assert deal_score("garde", 83, 2) == ((1 + 25) * 2, True)
+    assert deal_score("garde", 81, 2) == ((-1 - 25) * 2, False)
+    assert deal_score("garde_contre", 2 * 36 + 1, 3, petit_au_bout=-1) == ((1 - 10 + 25) * 6, True)
+    assert deal_score("garde_sans", 2 * 55 + 1, 0, poignees=20) == ((-1 - 25) * 4 - 20, False)
 
 
 def test_a_failed_garde_sans_with_the_petit_au_bout_lost() -> None:

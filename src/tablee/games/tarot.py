@@ -76,10 +76,12 @@ the taker's side: (made or failed by) ± petit au bout 10 ± 25, × 1/2/4/6 (pri
 sans, garde contre), ± poignées (to the side that wins the deal), + chelem (announced and made
 +400, made without announcement +200, announced and failed −200, defence takes every trick −200;
 the last two add up; a side that won every trick made a chelem even if the other side kept its
-Excuse). Half points are rounded in the taker's favour when made (up), against when
-failed (down). Petit au bout: the Petit in the last trick gives 10 to the team that wins it; if
-the Excuse is in the last trick (kept for the chelem) the Petit in the next-to-last trick counts
-instead. Made: attack points ≥ the requirement.
+Excuse). A half point is rounded on the margin, before the multiplier: in the taker's favour when
+made (made by ½ is made by 1), against when failed (failed by ½ is failed by 1) — the text says
+how halves round, not when; French players round the margin (the FFT's count), and DECISIONS
+lists the rounding before the multiplier. Petit au bout: the Petit in the last trick gives 10 to
+the team that wins it; if the Excuse is in the last trick (kept for the chelem) the Petit in the
+next-to-last trick counts instead. Made: attack points ≥ the requirement.
 
 Shares: each defender −score, the taker +score × number of defenders; at five with a partner
 who is another player, the taker ×2 and the partner ×1. Every deal sums to zero.
@@ -256,22 +258,22 @@ def deal_score(
 
     ``points2``: the attack's card points in half points. ``petit_au_bout``: +1 when the attack
     won it, -1 when the defence did. ``poignees``: total value of every poignée shown (they go to
-    the winning side). Halves are rounded in the taker's favour when made, against when failed.
+    the winning side). A half point in the margin is rounded in the taker's favour when made,
+    against when failed (made by ½ is made by 1; failed by ½, failed by 1), before the contract
+    multiplies it.
     """
     diff2 = points2 - 2 * required_points(bouts)
     made = diff2 >= 0
     sign = 1 if made else -1
-    s2 = (diff2 + 20 * petit_au_bout + 50 * sign) * MULTIPLIER[contract]
-    s2 += 2 * sign * poignees
-    chelem = 0
+    margin = -(-diff2 // 2) if made else diff2 // 2
+    score = (margin + 10 * petit_au_bout + 25 * sign) * MULTIPLIER[contract]
+    score += sign * poignees
     if chelem_announced:
-        chelem += 400 if attack_slam else -200
+        score += 400 if attack_slam else -200
     elif attack_slam:
-        chelem += 200
+        score += 200
     if defence_slam:
-        chelem -= 200
-    s2 += 2 * chelem
-    score = -(-s2 // 2) if made else s2 // 2
+        score -= 200
     return score, made
 
 
