@@ -1067,3 +1067,21 @@ def test_auto_action_saves_the_petit_under_a_partners_trick_when_last_to_play() 
     state = play(state, "1H", "2H", "TH")
     assert playable(state) == (3, {"A1", "A5"} | {f"A{n}" for n in range(6, 21)})
     assert GAME.auto_action(state, 3) == {"type": "play", "card": "A1"}, "the defence keeps it"
+
+
+def test_auto_action_plays_on_what_the_seat_knows_not_on_the_secret_partner() -> None:
+    # five players: seat 4 takes and calls the KH, held by seat 3; seat 3's cavalier holds the
+    # first trick. The taker does not know its partner yet, so its timeout move may not feed
+    # seat 3 (that would tell everyone who the partner is): it plays its smallest spade.
+    hands = {
+        0: ["1S"],
+        1: ["3S"],
+        2: ["4S"],
+        3: ["CS", "KH"],
+        4: ["JS", "2S", *suit("D", "123456789TJCQ")],
+    }
+    state = take(new(5, hands), 4, "garde_sans", call="KH")
+    assert state.partner == 3 and GAME.view(state, 4)["partner"] is None
+    state = play(state, "1S", "3S", "4S", "CS")
+    assert playable(state) == (4, {"JS", "2S"})
+    assert GAME.auto_action(state, 4) == {"type": "play", "card": "2S"}

@@ -1124,7 +1124,8 @@ class TarotGame(BaseGame[TarotState]):
         (with the Petit only when the last to play: a later trump would catch it), else give the
         least valuable card — the Excuse instead when that card is a bout or an honour from the
         queen up; otherwise the Excuse is kept for when it is forced. Under a partner's trick,
-        the last to play puts the Petit there if it may, else its most valuable plain card."""
+        the last to play puts the Petit there if it may, else its most valuable plain card.
+        At five, a seat that does not know the partner yet plays as if the taker were alone."""
         if len(cards) == 1:
             return cards[0]
         choices = [c for c in cards if c != EXCUSE] or cards
@@ -1134,6 +1135,10 @@ class TarotGame(BaseGame[TarotState]):
         n = state.players
         last = len(trick) == n - 1
         attack = self.attack(state)
+        if state.called is not None and self._partner_for(state, seat) is None:
+            # the seat does not know the partner yet: playing as if it did would tell the table
+            assert state.taker is not None
+            attack = frozenset({state.taker})
         best = _tricks.winner(trick, _suit, "A", _power, _power, wild=_WILD)
         mate_wins = ((state.leader + best) % n in attack) == (seat in attack)
         if not mate_wins:
