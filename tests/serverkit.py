@@ -118,6 +118,20 @@ def sqlite_db(tmp_path: Any) -> Database:
     return Database("sqlite", f"sqlite+aiosqlite:///{tmp_path}/tablee.db")
 
 
+class OtherProcesses:
+    """Stands for a broker between processes that delivers nothing: a manager given it checks
+    the stored version before every change, as it does when several processes share tables."""
+
+    async def start(self, listener: Any) -> None:
+        pass
+
+    async def publish(self, table_id: int, version: int) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
 # -- the app -------------------------------------------------------------------------------------
 
 

@@ -10,16 +10,14 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from tablee.store import (
-    PLAYER,
     LoggedAction,
-    NewTable,
-    SeatRecord,
     StaleVersion,
     Store,
     TableRecord,
 )
 from tablee.store.repo import _upgrade
 from tests.serverkit import Database
+from tests.store.kit import toy_table
 
 
 @pytest.fixture
@@ -33,19 +31,7 @@ async def store(database: Database) -> AsyncIterator[Store]:
 
 
 async def _table(store: Store) -> TableRecord:
-    p, _ = await store.create_player("Alice")
-    return await store.create_table(
-        NewTable(
-            game="toy",
-            options={"hand": 3},
-            players=2,
-            turn_seconds=None,
-            private=False,
-            creator_id=p.id,
-            seed=2**61 + 5,
-            seats=[SeatRecord(0, PLAYER, p.id), SeatRecord(1)],
-        )
-    )
+    return await toy_table(store, seed=2**61 + 5)
 
 
 async def test_migrations_apply_once_and_downgrade_cleanly(store: Store) -> None:

@@ -10,9 +10,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tablee.store import PLAYER, NewTable, SeatRecord, Store, TableRecord
+from tablee.store import Store, TableRecord
 from tablee.store.cluster import LOCKERS, Claims
 from tests.serverkit import Database
+from tests.store.kit import toy_table
 
 
 @pytest.fixture
@@ -27,19 +28,7 @@ async def stores(database: Database) -> AsyncIterator[tuple[Store, Store]]:
 
 
 async def _table(store: Store) -> TableRecord:
-    p, _ = await store.create_player("Alice")
-    return await store.create_table(
-        NewTable(
-            game="toy",
-            options={"hand": 3},
-            players=2,
-            turn_seconds=None,
-            private=False,
-            creator_id=p.id,
-            seed=3,
-            seats=[SeatRecord(0, PLAYER, p.id), SeatRecord(1)],
-        )
-    )
+    return await toy_table(store, seed=3)
 
 
 async def _bump(store: Store, rec: TableRecord) -> TableRecord:

@@ -13,21 +13,7 @@ import pytest
 from tablee.engine import get_game, replay
 from tablee.store import PlayerRecord, Store, TableRecord
 from tablee.tables import TableManager
-from tests.serverkit import Database, ToyGame
-
-
-class OtherProcesses:
-    """A broker between processes that delivers nothing: the managers check the stored version
-    before every change, as they do with several processes."""
-
-    async def start(self, listener: Any) -> None:
-        pass
-
-    async def publish(self, table_id: int, version: int) -> None:
-        pass
-
-    async def close(self) -> None:
-        pass
+from tests.serverkit import Database, OtherProcesses, ToyGame
 
 
 class Socket:
@@ -73,6 +59,20 @@ async def stores(database: Database, toy_game: ToyGame) -> AsyncIterator[tuple[S
     await second.close()
 
 
+async def _two_processes(
+    stores: tuple[Store, Store], seed: int, bot_delay: float = 0
+) -> tuple[TableManager, TableManager, PlayerRecord, PlayerRecord, int]:
+    """A writer and a reader on the same database, a toy table of Alice and Bob started."""
+    s1, s2 = stores
+    alice, _ = await s1.create_player("Alice")
+    bob, _ = await s1.create_player("Bob")
+    writer = TableManager(s1, broker=OtherProcesses(), bot_delay=bot_delay)
+    reader = TableManager(s2, broker=OtherProcesses(), bot_delay=bot_delay)
+    tid = (await writer.create_table(alice, "toy", 2, {"hand": 3}, seed=seed)).id
+    await writer.join(bob, tid)
+    return writer, reader, alice, bob, tid
+
+
 async def _hands(store: Store, tid: int) -> Any:
     rec = await store.table(tid)
     assert rec is not None
@@ -88,12 +88,7 @@ async def test_a_move_written_between_the_row_and_the_log_waits_for_the_next_rel
     stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     s1, s2 = stores
-    alice, _ = await s1.create_player("Alice")
-    bob, _ = await s1.create_player("Bob")
-    writer = TableManager(s1, broker=OtherProcesses(), bot_delay=0)
-    reader = TableManager(s2, broker=OtherProcesses(), bot_delay=0)
-    tid = (await writer.create_table(alice, "toy", 2, {"hand": 3}, seed=5)).id
-    await writer.join(bob, tid)
+    writer, reader, alice, bob, tid = await _two_processes(stores, seed=5)
     behind = await reader.get(tid)
     await writer.act(alice, tid, {"type": "play", "card": (await _hands(s1, tid))[0][0]})
 
@@ -133,12 +128,7 @@ async def test_a_table_loaded_while_a_move_commits_matches_its_version(
     stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     s1, s2 = stores
-    alice, _ = await s1.create_player("Alice")
-    bob, _ = await s1.create_player("Bob")
-    writer = TableManager(s1, broker=OtherProcesses(), bot_delay=0)
-    reader = TableManager(s2, broker=OtherProcesses(), bot_delay=0)
-    tid = (await writer.create_table(alice, "toy", 2, {"hand": 3}, seed=8)).id
-    await writer.join(bob, tid)
+    writer, reader, alice, bob, tid = await _two_processes(stores, seed=8)
     await _play(writer, alice, 0, s1, tid)
     real_table = s2.table
     interleaved: list[int] = []
@@ -167,12 +157,7 @@ async def test_catching_up_reads_the_seats_again_only_when_something_else_than_m
     stores: tuple[Store, Store],
 ) -> None:
     s1, s2 = stores
-    alice, _ = await s1.create_player("Alice")
-    bob, _ = await s1.create_player("Bob")
-    writer = TableManager(s1, broker=OtherProcesses(), bot_delay=3600)
-    reader = TableManager(s2, broker=OtherProcesses(), bot_delay=3600)
-    tid = (await writer.create_table(alice, "toy", 2, {"hand": 3}, seed=9)).id
-    await writer.join(bob, tid)
+    writer, reader, alice, bob, tid = await _two_processes(stores, seed=9, bot_delay=3600)
     copy = await reader.get(tid)
     await _play(writer, alice, 0, s1, tid)
     await _play(writer, bob, 1, s1, tid)

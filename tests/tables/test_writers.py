@@ -13,21 +13,7 @@ import tablee.tables.manager as manager_module
 from tablee.engine import get_game, replay
 from tablee.store import PlayerRecord, Store
 from tablee.tables import TableError, TableManager
-from tests.serverkit import Database, ToyGame
-
-
-class OtherProcesses:
-    """Stands for a broker between processes (it delivers nothing here): the manager then checks
-    the stored version before every change."""
-
-    async def start(self, listener: Any) -> None:
-        pass
-
-    async def publish(self, table_id: int, version: int) -> None:
-        pass
-
-    async def close(self) -> None:
-        pass
+from tests.serverkit import Database, OtherProcesses, ToyGame
 
 
 @pytest.fixture
