@@ -193,6 +193,14 @@ def pages(browser: Browser) -> Iterator[Pages]:
     assert not p.errors, "console errors:\n" + "\n".join(p.errors)
 
 
+@pytest.fixture(autouse=True)
+def _same_deal_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table a test creates is dealt from the same seed, unless the test picks another."""
+    from .helpers import DEFAULT_SEED, fixed_seed
+
+    fixed_seed(monkeypatch, DEFAULT_SEED)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _screenshots_dir() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
+
+from tablee import bots
+from tablee.engine import get_game
 
 #: The table waits on this player (and the last move's state is drawn), or the game is over.
 _WAITS_ON_ME = """() => {
@@ -167,3 +171,36 @@ def play(page: Page, moves: int, prefer: Sequence[str] = ()) -> list[str]:
             break
         log.append(step(page, prefer))
     return log
+
+
+# -- deals -----------------------------------------------------------------------------------------
+
+#: The seed of every table a test creates, unless the test picks one (``conftest``).
+DEFAULT_SEED = 7
+
+
+def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """The next tables the server creates are dealt from ``seed`` (the server runs in this
+    process; a person's table gets a random seed)."""
+    import tablee.tables.manager as manager
+
+    monkeypatch.setattr(manager.secrets, "randbits", lambda bits: seed)
+
+
+def robots_until_me(g: Any, s: Any, me: int = 0) -> Any:
+    """The robots' moves (the server's bot policy) until the table waits on ``me`` again."""
+    for _ in range(1000):
+        if g.is_over(s) or tuple(g.to_act(s)) == (me,):
+            return s
+        seat = g.to_act(s)[0]
+        s, _ = g.apply(s, seat, bots.play(g, s, seat))
+    raise AssertionError("the robots never gave the turn back")
+
+
+def seed_where(game: str, players: int, good: Any, tries: int = 2000) -> int:
+    g = get_game(game)
+    for seed in range(1, tries):
+        s = g.new(players=players, seed=seed)
+        if tuple(g.to_act(s)) == (0,) and good(g, s):
+            return seed
+    raise AssertionError(f"no seed found for {game}")

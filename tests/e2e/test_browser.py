@@ -1,11 +1,11 @@
 """The browser client end to end: arrival, lobby, tables of every game played by clicking, what a
 spectator sees, reloads and reconnections. Every test also fails on any console error.
 
-Deterministic by construction: every table is dealt from a fixed seed, the robots are the
-table's own auto-player (the same on every run), and the player acts and looks only when the
-table waits on them (see ``helpers``). What a test checks after a robot's turn is made durable
-by the seed: ``seed_where`` picks a deal where, say, the colour chosen is still in force when the
-turn comes back; the robots' turns are replayed here with the same policy the server uses."""
+Deterministic by construction: every table is dealt from a fixed seed (``conftest``), the
+robots play the server's bot policy (the same on every run), and the player acts and looks only
+when the table waits on them (see ``helpers``). What a test checks after a robot's turn is made
+durable by the seed: ``seed_where`` picks a deal where, say, the colour chosen is still in force
+when the turn comes back; the robots' turns are replayed with the policy the server uses."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tablee import bots
 from tablee.engine import get_game
 from tablee.games import game_names
 
@@ -24,15 +23,16 @@ from .helpers import (
     act,
     create_table,
     enter,
+    fixed_seed,
     hand,
     play,
+    robots_until_me,
+    seed_where,
     state,
     step,
     wait_turn,
 )
 
-#: The seed of every table a test creates, unless the test picks one.
-DEFAULT_SEED = 7
 #: The red of hearts and diamonds (``--red`` in style.css), as the browser computes it.
 RED = "rgb(198, 40, 40)"
 
@@ -40,38 +40,6 @@ RED = "rgb(198, 40, 40)"
 def color_of(locator: Any) -> str:
     colour: str = locator.evaluate("el => getComputedStyle(el).color")
     return colour
-
-
-def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    """The next tables the server creates are dealt from ``seed`` (the server runs in this
-    process; a person's table gets a random seed)."""
-    import tablee.tables.manager as manager
-
-    monkeypatch.setattr(manager.secrets, "randbits", lambda bits: seed)
-
-
-@pytest.fixture(autouse=True)
-def _same_deal_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    fixed_seed(monkeypatch, DEFAULT_SEED)
-
-
-def robots_until_me(g: Any, s: Any, me: int = 0) -> Any:
-    """The robots' moves (the server's bot policy) until the table waits on ``me`` again."""
-    for _ in range(1000):
-        if g.is_over(s) or tuple(g.to_act(s)) == (me,):
-            return s
-        seat = g.to_act(s)[0]
-        s, _ = g.apply(s, seat, bots.play(g, s, seat))
-    raise AssertionError("the robots never gave the turn back")
-
-
-def seed_where(game: str, players: int, good: Any, tries: int = 2000) -> int:
-    g = get_game(game)
-    for seed in range(1, tries):
-        s = g.new(players=players, seed=seed)
-        if tuple(g.to_act(s)) == (0,) and good(g, s):
-            return seed
-    raise AssertionError(f"no seed found for {game}")
 
 
 def test_arrival_then_back_as_the_same_player(server: LiveServer, pages: Pages) -> None:

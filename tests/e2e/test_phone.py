@@ -14,7 +14,18 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import LiveServer, Pages, screenshot
-from .helpers import create_table, enter, hand, state, step, wait_turn, wait_version_change
+from .helpers import (
+    create_table,
+    enter,
+    fixed_seed,
+    hand,
+    robots_until_me,
+    seed_where,
+    state,
+    step,
+    wait_turn,
+    wait_version_change,
+)
 
 SIZES = {"portrait": (390, 844), "landscape": (844, 390)}
 #: A game, its player count, the cards of a first hand.
@@ -161,9 +172,22 @@ def test_a_phone_plays_with_a_finger(
     shot(page, f"phone-{size}-{game}-later")
 
 
-def test_tarot_at_five_on_a_phone_a_big_hand_takes_rows(server: LiveServer, pages: Pages) -> None:
+def test_tarot_at_five_on_a_phone_a_big_hand_takes_rows(
+    server: LiveServer, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The taker's 18 cards with the chien, in portrait: two rows, every card still reachable,
     and the écart made with a finger."""
+
+    def robots_pass_after_a_prise(g: Any, s: Any) -> bool:
+        s, _ = g.apply(s, 0, {"type": "bid", "contract": "prise"})
+        s = robots_until_me(g, s)
+        if g.view(s, 0)["phase"] == "call":  # the player calls a king: any will do
+            s, _ = g.apply(s, 0, g.legal_actions(s, 0)[0])
+            s = robots_until_me(g, s)
+        return bool(g.view(s, 0)["phase"] == "ecart")
+
+    # a deal where the robots let the player's prise stand (they bid by their hands)
+    fixed_seed(monkeypatch, seed_where("tarot", 5, robots_pass_after_a_prise))
     page = phone(pages, "portrait")
     enter(page, server.url, "Zoé")
     create_table(page, "tarot", players=5)
