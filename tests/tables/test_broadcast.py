@@ -66,3 +66,14 @@ def _state_before(srv: Server, table: int) -> Any:
     for row in log[:-1]:
         state, _ = game.apply(state, row.seat, row.action)
     return state
+
+
+def test_a_message_is_written_as_the_standard_encoder_writes_it() -> None:
+    """Compact, UTF-8 unescaped, keys in order, integer keys as strings; a number beyond 64 bits
+    still goes out (through the standard encoder)."""
+    from tablee.tables import dumps
+
+    msg = {"type": "state", "view": {"hand": ["TH", "A21"], "name": "Zoé ♥", 3: [1.5, None]}}
+    assert dumps(msg) == json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    huge = {"seed": 2**70}
+    assert json.loads(dumps(huge)) == huge

@@ -36,6 +36,8 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+import orjson
+
 from tablee import bots
 from tablee.engine import (
     Action,
@@ -97,7 +99,14 @@ def utcnow() -> datetime:
 
 
 def dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    """A message as compact JSON text, UTF-8 unescaped. orjson writes the same text as the
+    standard encoder (``ensure_ascii=False``, no spaces) several times faster, and a state is
+    encoded for every seat after every move."""
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        # a whole number beyond 64 bits, which only the standard encoder writes
+        return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 class LiveTable:
