@@ -28,8 +28,17 @@ from .helpers import (
 )
 
 SIZES = {"portrait": (390, 844), "landscape": (844, 390)}
-#: A game, its player count, the cards of a first hand.
-GAMES = [("contrecarte", 6, 7), ("tarot", 5, 15), ("belote", 4, 5), ("contree", 4, 8)]
+#: A game, its player count, the cards of a first hand (Freeze's layout is played with a mode
+#: first: its own tests follow).
+GAMES = [
+    ("contrecarte", 6, 7),
+    ("tarot", 5, 15),
+    ("belote", 4, 5),
+    ("contree", 4, 8),
+    ("yaniv", 4, 5),
+    ("barbu", 5, 10),
+    ("motton", 4, 10),
+]
 #: The least height of a control a finger taps (WCAG's target size is 24 px, platforms ask 44).
 MIN_TAP = 40
 
@@ -61,6 +70,20 @@ _UNREACHABLE = """hand => [...hand.querySelectorAll('.card')].flatMap(el => {
 })""".replace("TAP_POINT", _TAP_POINT)
 
 
+#: The cards of the felt a tap does something with (a stock, a card taken back, a position of a
+#: Freeze layout) a finger cannot reach: smaller than 24 px, off the screen, or covered where the
+#: finger lands (its middle).
+_FELT_UNREACHABLE = """felt => [...felt.querySelectorAll('button.card:not(:disabled)')].flatMap(el => {
+  el.scrollIntoView({block: 'center', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  const ok = r.left >= 0 && r.right <= innerWidth && r.width >= 24 && r.height >= 24
+    && hit && hit.closest('.card') === el;
+  return ok ? [] : [[el.getAttribute('aria-label'), Math.round(r.width), Math.round(r.height),
+                      Math.round(r.left), hit ? hit.className : null]];
+})"""
+
+
 def shot(page: Page, name: str) -> None:
     """A screenshot from the top of the page (the sticky top bar would else cross it)."""
     page.evaluate("() => scrollTo(0, 0)")
@@ -83,6 +106,8 @@ def check_layout(page: Page) -> None:
     no_horizontal_scroll(page)
     unreachable = page.locator("#hand").evaluate(_UNREACHABLE)
     assert not unreachable, f"cards out of a finger's reach: {unreachable}"
+    unreachable = page.locator("#felt").evaluate(_FELT_UNREACHABLE)
+    assert not unreachable, f"cards of the felt out of a finger's reach: {unreachable}"
     heights = page.locator("#actions button").evaluate_all(
         "els => els.filter(e => e.offsetParent)"
         ".map(e => [e.textContent, e.getBoundingClientRect().height])"
@@ -96,8 +121,15 @@ def check_layout(page: Page) -> None:
     felt = page.locator("#felt").evaluate(
         "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
     )
+    piles = page.locator("#felt .piles .card").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom, e.getAttribute('aria-label')]; })"
+    )
     for i, a in enumerate(seats):
         assert felt[0] <= a[0] and a[2] <= felt[2], f"seat {i} leaves the felt: {a} {felt}"
+        for p in piles:
+            apart = a[2] <= p[0] or p[2] <= a[0] or a[3] <= p[1] or p[3] <= a[1]
+            assert apart, f"seat {i} covers a card of the piles: {a} {p}"
         for j, b in enumerate(seats[:i]):
             apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
             assert apart, f"seats {j} and {i} overlap: {b} {a}"
@@ -132,7 +164,14 @@ def play_by_taps(page: Page, turns: int) -> list[str]:
             "els => els.map(e => e.dataset.card)"
         )
         if not cards:
-            step(page)
+            stock = page.locator("#stock .card.playable")
+            if stock.count():
+                # a draw: a tap on the stock
+                before = state(page)
+                stock.tap()
+                wait_version_change(page, before["version"], before["refused"])
+            else:
+                step(page)
             continue
         # the first playable card is the most covered by its neighbours; one turn in two, one
         # from the middle of the hand
@@ -140,8 +179,12 @@ def play_by_taps(page: Page, turns: int) -> list[str]:
         before = state(page)
         mine = last_own_line(page)
         tap_card(page, code)
+        label = page.locator(f'#hand .card[data-card="{code}"]').first.get_attribute("aria-label")
         if state(page)["busy"] != "1":
-            if page.locator("#actions .btn.confirm").count():
+            if label and label.startswith("Choisir") and page.locator("#actions .btn.confirm").count():
+                # one card of a selection of several (a Yaniv discard): the button sends it
+                page.locator("#actions .btn.confirm").tap()
+            elif page.locator("#actions .btn.confirm").count():
                 tap_card(page, code)
             else:
                 page.locator("#actions .group .btn.choice:not(.back)").first.tap()
@@ -286,3 +329,175 @@ def test_keyboard_and_screen_reader(server: LiveServer, pages: Pages) -> None:
         # the move is a new line of the log region
         expect(log.locator("li.mine").last).to_contain_text("Yves")
     assert int(state(page)["tricks"] or 0) >= 2
+
+
+def draw_from_the_stock(page: Page, tap: bool = True) -> None:
+    before = state(page)
+    stock = page.locator("#stock .card.playable")
+    expect(stock).to_have_attribute("aria-label", "Piocher")
+    if tap:
+        stock.tap()
+    else:
+        stock.focus()
+        page.keyboard.press("Enter")
+    wait_version_change(page, before["version"], before["refused"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_freeze_on_a_phone_the_layout_is_played_with_a_finger(
+    server: LiveServer, pages: Pages, size: str
+) -> None:
+    """Freeze at four: each turn a draw from the stock by a tap, then the card drawn kept in
+    place of one of the player's own, tapped in their layout (a named button, never lifted by
+    a hover a touch screen does not have)."""
+    page = phone(pages, size)
+    enter(page, server.url, "Zoé")
+    create_table(page, "freeze", players=4)
+    assert wait_turn(page) == "mine"
+    mine = page.locator("#hand .layout.mine .card")
+    expect(mine).to_have_count(4)
+    expect(page.locator("#felt .seat")).to_have_count(4)
+    check_layout(page)
+    shot(page, f"phone-{size}-freeze")
+    kept = 0
+    for turn in range(4):
+        if wait_turn(page) == "over" or not page.locator("#stock .card.playable").count():
+            break
+        check_layout(page)
+        draw_from_the_stock(page)
+        assert wait_turn(page) == "mine" and state(page)["phase"] == "drawn", state(page)
+        drawn = page.locator("#drawn .card").get_attribute("data-card")
+        page.locator('#actions button[data-mode="replace"]').tap()
+        targets = page.locator("#hand .layout.mine .card.playable")
+        expect(targets).to_have_count(4)
+        labels = targets.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+        for label in labels:
+            assert re.fullmatch(
+                r"Remplacer (votre carte|(le|la|l')\s?.+ \(votre carte) ligne [12], place [12]\)?"
+                r" par la carte piochée",
+                label,
+            ), label
+        check_layout(page)
+        if turn == 0:
+            shot(page, f"phone-{size}-freeze-replace")
+        target = targets.nth(turn % 4)
+        where = (target.get_attribute("data-line"), target.get_attribute("data-slot"))
+        before = state(page)
+        target.tap()
+        wait_version_change(page, before["version"], before["refused"])
+        # the tapped card does not stay lifted (no hover on a touch screen)
+        lifted = page.locator("#hand .layout.mine .card").evaluate_all(
+            "els => els.filter(e => getComputedStyle(e).transform !== 'none').length"
+        )
+        assert lifted == 0
+        if wait_turn(page) == "mine" and state(page)["phase"] not in ("shown", "over"):
+            card = page.locator(
+                f'#hand .layout.mine .card[data-line="{where[0]}"][data-slot="{where[1]}"]'
+            )
+            expect(card).to_have_attribute("data-card", drawn or "")
+        kept += 1
+    assert kept >= 2, f"too few cards kept by tapping: {kept}"
+
+
+def test_freeze_with_the_keyboard_and_a_screen_reader(server: LiveServer, pages: Pages) -> None:
+    """The stock, the mode and a position of the layout reached with Tab, played with Enter,
+    each said in French by what it does."""
+    page = pages.new()
+    enter(page, server.url, "Yves")
+    create_table(page, "freeze", players=3)
+    assert wait_turn(page) == "mine"
+    # nothing of the layout is a button before a mode asks for a position
+    expect(page.get_by_role("button", name=re.compile("^Remplacer "))).to_have_count(0)
+    draw_from_the_stock(page, tap=False)
+    assert wait_turn(page) == "mine" and state(page)["phase"] == "drawn"
+    keep = page.get_by_role("button", name="Garder la carte piochée…")
+    keep.focus()
+    page.keyboard.press("Enter")
+    now = tab_to(page, "inHand")
+    label = now["label"]
+    assert re.fullmatch(r"Remplacer .+ ligne 1, place 1\)? par la carte piochée", label), label
+    assert now["outline"] != "none" and now["width"] >= 2, now
+    expect(page.get_by_role("button", name=label, exact=True)).to_be_focused()
+    before = state(page)
+    page.keyboard.press("Enter")
+    wait_version_change(page, before["version"], before["refused"])
+    expect(page.locator("#log li.mine").last).to_contain_text("Yves garde sa carte")
+
+
+def yaniv_discard(page: Page, cards: list[str], tap: bool) -> None:
+    for code in cards:
+        if tap:
+            tap_card(page, code)
+        else:
+            card = page.locator(f'#hand .card[data-card="{code}"]').first
+            card.focus()
+            page.keyboard.press("Space")
+        card = page.locator(f'#hand .card[data-card="{code}"]').first
+        expect(card).to_have_attribute("aria-pressed", "true")
+        expect(card).to_have_attribute("aria-label", re.compile(r"^Choisir (le|la|l')"))
+    expect(page.locator("#hand .card.selected")).to_have_count(len(cards))
+    confirm = page.locator("#actions .btn.confirm")
+    expect(confirm).to_contain_text("Défausser")
+    before = state(page)
+    if tap:
+        confirm.tap()
+    else:
+        confirm.focus()
+        page.keyboard.press("Enter")
+    wait_version_change(page, before["version"], before["refused"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_yaniv_on_a_phone_a_discard_of_several_cards_by_taps(
+    server: LiveServer, pages: Pages, size: str
+) -> None:
+    """Yaniv at four: the two highest cards of the hand selected by taps (a second tap takes
+    one back), discarded as a set or a run when they make one, else the highest alone; then
+    the draw, by a tap on the stock."""
+    page = phone(pages, size)
+    enter(page, server.url, "Zoé")
+    create_table(page, "yaniv", players=4)
+    for turn in range(3):
+        if wait_turn(page) == "over":
+            break
+        check_layout(page)
+        before = hand(page)
+        # a tap selects, a second tap on the same card takes it back
+        first = before[-1]
+        tap_card(page, first)
+        expect(page.locator("#hand .card.selected")).to_have_count(1)
+        tap_card(page, first)
+        expect(page.locator("#hand .card.selected")).to_have_count(0)
+        ranks = [c[0] for c in before]
+        pair = next(([c for c in before if c[0] == r][:2] for r in ranks if ranks.count(r) > 1), [])
+        yaniv_discard(page, pair or [first], tap=True)
+        assert wait_turn(page) == "mine" and state(page)["phase"] == "draw", state(page)
+        check_layout(page)
+        if turn == 0:
+            shot(page, f"phone-{size}-yaniv-draw")
+        before_draw = state(page)
+        page.locator("#stock .card.playable").tap()
+        wait_version_change(page, before_draw["version"], before_draw["refused"])
+        assert len(hand(page)) == len(before) - len(pair or [first]) + 1
+
+
+def test_yaniv_with_the_keyboard(server: LiveServer, pages: Pages) -> None:
+    """Cards selected with Space (each a toggle named "Choisir …"), the set sent by Enter on
+    its button, the draw by Enter on the stock or on a card taken back, named "Reprendre …"."""
+    page = pages.new()
+    enter(page, server.url, "Yves")
+    create_table(page, "yaniv", players=2)
+    assert wait_turn(page) == "mine"
+    expect(page.get_by_role("group", name="Votre main : 5 cartes")).to_be_visible()
+    first = hand(page)[-1]
+    yaniv_discard(page, [first], tap=False)
+    assert wait_turn(page) == "mine" and state(page)["phase"] == "draw"
+    back = page.get_by_role("button", name=re.compile(r"^Reprendre (le|la|l')"))
+    assert back.count() >= 1
+    label = back.first.get_attribute("aria-label") or ""
+    before = state(page)
+    back.first.focus()
+    page.keyboard.press("Enter")
+    wait_version_change(page, before["version"], before["refused"])
+    expect(page.locator("#log li.mine").last).to_contain_text("Yves reprend")
+    assert len(hand(page)) == 5, (label, hand(page))

@@ -172,7 +172,8 @@ export function backEl(kind, options = {}) {
   return h(options.onclick ? "button" : "div", {
     class: classes.join(" "),
     title: options.title || "carte cachée",
-    "aria-label": options.title || "carte cachée",
+    "aria-label": options.label || options.title || "carte cachée",
+    "aria-pressed": options.pressed,
     role: options.onclick ? undefined : "img",
     type: options.onclick ? "button" : undefined,
     onclick: options.onclick,

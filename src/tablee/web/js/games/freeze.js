@@ -3,7 +3,7 @@
 // own cards; spy on another's; swap: one of yours and one of theirs).
 
 import { h } from "../dom.js";
-import { backEl, cardEl } from "../cards.js";
+import { backEl, cardEl, cardNameWithArticle } from "../cards.js";
 import { otherControls } from "../actions.js";
 import { chip } from "../render.js";
 
@@ -78,6 +78,25 @@ function clickPosition(c, mode, pos) {
   c.send(acts[0]);
 }
 
+/** A position said in French: the card when this viewer knows it ("le roi de cœur"), else its
+ * place ("votre carte ligne 1, place 2", "la carte de Robot 2 ligne 1, place 2"). */
+function positionName(code, pos, c) {
+  const place = `ligne ${pos.line + 1}, place ${pos.slot + 1}`;
+  const whose = pos.seat === c.mySeat ? "votre carte" : `la carte de ${c.name(pos.seat)}`;
+  return code ? `${cardNameWithArticle(code, "french")} (${whose} ${place})` : `${whose} ${place}`;
+}
+
+/** What a tap on a position does, said in full for a screen reader. */
+function positionLabel(mode, code, pos, c) {
+  const what = positionName(code, pos, c);
+  if (mode === "take") return `Remplacer ${what} par la carte de la défausse`;
+  if (mode === "replace") return `Remplacer ${what} par la carte piochée`;
+  if (mode === "peek" || mode === "spy") return `Regarder ${what}`;
+  if (mode === "speed") return `Speed avec ${what}`;
+  if (mode === "swap") return `Échanger ${what}`;
+  return what;
+}
+
 /** One layout (two lines) as cards; `big` for the viewer's own. */
 function layout(lines, seat, c, { big = false } = {}) {
   const mode = currentMode(c);
@@ -91,8 +110,15 @@ function layout(lines, seat, c, { big = false } = {}) {
       const picked = (sw.mine && seat === c.mySeat && sw.mine.line === li && sw.mine.slot === si)
         || (sw.theirs && sw.theirs.seat === seat && sw.theirs.line === li && sw.theirs.slot === si);
       const looked = c.view.looked && c.view.looked.target === seat && c.view.looked.line === li && c.view.looked.slot === si;
-      const opts = { small: !big, playable: live, selected: picked, onclick: live ? () => clickPosition(c, mode, pos) : undefined };
-      const el = code ? cardEl(code, "french", opts) : backEl("french", { ...opts, title: `ligne ${li + 1}, carte ${si + 1}` });
+      const opts = {
+        small: !big,
+        playable: live,
+        selected: picked,
+        onclick: live ? () => clickPosition(c, mode, pos) : undefined,
+        label: live ? positionLabel(mode, code, pos, c) : undefined,
+        pressed: live && mode === "swap" ? String(Boolean(picked)) : undefined,
+      };
+      const el = code ? cardEl(code, "french", opts) : backEl("french", { ...opts, title: positionName(null, pos, c) });
       el.dataset.line = String(li);
       el.dataset.slot = String(si);
       if (looked) el.classList.add("looked");
@@ -128,7 +154,7 @@ export default {
     const top = Array.isArray(v.discard) && v.discard.length ? v.discard[v.discard.length - 1] : null;
     const row = h("div.piles",
       h("div.pile.stock", { id: "stock" },
-        v.stock ? backEl("french", { playable: !!draw, onclick: draw ? () => c.send(draw) : undefined, title: "piocher" }) : h("div.card.empty-slot"),
+        v.stock ? backEl("french", { playable: !!draw, onclick: draw ? () => c.send(draw) : undefined, title: "Piocher" }) : h("div.card.empty-slot"),
         h("small", `pioche : ${v.stock}`)),
       h("div.pile.discard", { id: "discard" }, top ? cardEl(top, "french") : h("div.card.empty-slot"), h("small", "défausse")));
     const parts = [row];

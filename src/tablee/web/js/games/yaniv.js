@@ -2,7 +2,7 @@
 // stock or take back a card of the previous discard; call "Yaniv !" with 7 points or fewer.
 
 import { h } from "../dom.js";
-import { backEl, cardEl } from "../cards.js";
+import { backEl, cardEl, cardNameWithArticle } from "../cards.js";
 import { chip } from "../render.js";
 
 const KINDS = { single: "une carte", set: "une série", run: "une suite" };
@@ -40,15 +40,20 @@ export default {
     const takeable = new Set(prev.takeable || []);
     const prevCards = (prev.cards || []).map((code) => {
       const act = c.legal.find((a) => a.type === "draw" && a.from === "discard" && a.card === code);
-      return cardEl(code, c.kind, { playable: !!act, dimmed: !takeable.has(code), onclick: act ? () => c.send(act) : undefined });
+      return cardEl(code, c.kind, {
+        playable: !!act,
+        dimmed: !takeable.has(code),
+        onclick: act ? () => c.send(act) : undefined,
+        label: act ? `Reprendre ${cardNameWithArticle(code, c.kind)}` : undefined,
+      });
     });
     const row = h("div.piles",
       h("div.pile.stock", { id: "stock" },
-        backEl(c.kind, { playable: !!fromStock, onclick: fromStock ? () => c.send(fromStock) : undefined, title: "piocher" }),
+        backEl(c.kind, { playable: !!fromStock, onclick: fromStock ? () => c.send(fromStock) : undefined, title: "Piocher" }),
         h("small", `pioche : ${v.stock}`)),
       h("div.pile.discard", { id: "discard" },
         h("div.takeable", prevCards.length ? prevCards : h("div.card.empty-slot")),
-        h("small", prev.kind ? `défausse : ${KINDS[prev.kind] ?? prev.kind}` : "défausse")));
+        h("small", "défausse", prev.kind ? [h("br"), KINDS[prev.kind] ?? prev.kind] : null)));
     const parts = [row];
     if (v.laid && v.laid.cards?.length) {
       parts.push(h("div.card-row", { id: "laid" }, h("div.caption-line", `${c.name(v.turn)} vient de poser`), h("div.row.tight", v.laid.cards.map((x) => cardEl(x, c.kind, { small: true })))));
