@@ -73,7 +73,8 @@ _UNREACHABLE = """hand => [...hand.querySelectorAll('.card')].flatMap(el => {
 #: The cards of the felt a tap does something with (a stock, a card taken back, a position of a
 #: Freeze layout) a finger cannot reach: smaller than 24 px, off the screen, or covered where the
 #: finger lands (its middle).
-_FELT_UNREACHABLE = """felt => [...felt.querySelectorAll('button.card:not(:disabled)')].flatMap(el => {
+_FELT_UNREACHABLE = """felt => [...felt.querySelectorAll('button.card:not(:disabled)')]
+.flatMap(el => {
   el.scrollIntoView({block: 'center', inline: 'nearest'});
   const r = el.getBoundingClientRect();
   const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
@@ -121,7 +122,7 @@ def check_layout(page: Page) -> None:
     felt = page.locator("#felt").evaluate(
         "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
     )
-    piles = page.locator("#felt .piles .card").evaluate_all(
+    piles = page.locator("#felt :is(.piles, .turned, #laid) .card").evaluate_all(
         "els => els.map(e => { const r = e.getBoundingClientRect();"
         " return [r.left, r.top, r.right, r.bottom, e.getAttribute('aria-label')]; })"
     )
@@ -181,10 +182,11 @@ def play_by_taps(page: Page, turns: int) -> list[str]:
         tap_card(page, code)
         label = page.locator(f'#hand .card[data-card="{code}"]').first.get_attribute("aria-label")
         if state(page)["busy"] != "1":
-            if label and label.startswith("Choisir") and page.locator("#actions .btn.confirm").count():
+            confirm = page.locator("#actions .btn.confirm")
+            if label and label.startswith("Choisir") and confirm.count():
                 # one card of a selection of several (a Yaniv discard): the button sends it
-                page.locator("#actions .btn.confirm").tap()
-            elif page.locator("#actions .btn.confirm").count():
+                confirm.tap()
+            elif confirm.count():
                 tap_card(page, code)
             else:
                 page.locator("#actions .group .btn.choice:not(.back)").first.tap()
