@@ -122,14 +122,33 @@ class Proc:
 
     def __init__(self, cluster: Cluster, name: str, settings: dict[str, Any]) -> None:
         self.name = name
+        self.cluster, self.settings = cluster, settings
+        self.log = cluster.logs / f"{name}.log"
+        self.popen: subprocess.Popen[bytes] | None = None
+        self._new_port()
+
+    def _new_port(self) -> None:
         self.port = free_port()
         self.http = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/ws"
-        self.log = cluster.logs / f"{name}.log"
-        self.env = cluster.env(self.port, **settings)
-        self.popen: subprocess.Popen[bytes] | None = None
+        self.env = self.cluster.env(self.port, **self.settings)
 
     async def start(self, timeout: float = 120) -> Proc:
+        """Starts the process on a free port; another port when something else took that one
+        between the choice and the bind (other test processes share the machine)."""
+        for _ in range(5):
+            mark = self.log.stat().st_size if self.log.exists() else 0
+            if await self._start(timeout):
+                return self
+            self.stop()
+            # the failed bind is not this process's error: its lines leave the log
+            with self.log.open("r+b") as log:
+                log.truncate(mark)
+            self._new_port()
+        raise RuntimeError(f"{self.name} found no free port:\n{self.output()}")
+
+    async def _start(self, timeout: float) -> bool:
+        mark = len(self.output())
         with self.log.open("ab") as out:
             self.popen = subprocess.Popen(
                 [sys.executable, "-m", "tests.cluster.app"],
@@ -142,10 +161,14 @@ class Proc:
         async with httpx.AsyncClient(base_url=self.http) as http:
             while time.monotonic() < deadline:
                 if self.popen.poll() is not None:
+                    if "address already in use" in self.output()[mark:]:
+                        return False
                     raise RuntimeError(f"{self.name} exited:\n{self.output()}")
                 with contextlib.suppress(httpx.TransportError):
-                    if (await http.get("/api/games", timeout=1)).status_code == 200:
-                        return self
+                    answer = await http.get("/_test/pid", timeout=1)
+                    if answer.status_code == 200:
+                        # ours, or another process holds the port and ours cannot bind it
+                        return answer.text == str(self.popen.pid)
                 await asyncio.sleep(0.05)
         raise RuntimeError(f"{self.name} did not start:\n{self.output()}")
 
