@@ -103,7 +103,8 @@ def no_horizontal_scroll(page: Page) -> None:
 
 def check_layout(page: Page) -> None:
     """What a phone must give at this turn: no sideways scroll, every card of the hand where a
-    finger can tap it, every action button a finger's height, the seats on the felt apart."""
+    finger can tap it, every action button a finger's height, the seats on the felt apart,
+    clear of its header line and of every card in the middle."""
     no_horizontal_scroll(page)
     unreachable = page.locator("#hand").evaluate(_UNREACHABLE)
     assert not unreachable, f"cards out of a finger's reach: {unreachable}"
@@ -122,15 +123,19 @@ def check_layout(page: Page) -> None:
     felt = page.locator("#felt").evaluate(
         "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
     )
-    piles = page.locator("#felt :is(.piles, .turned, #laid) .card").evaluate_all(
+    head = page.locator("#felt .felt-head").evaluate(
+        "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+    )
+    piles = page.locator("#felt :is(.piles, .turned, #laid, .trick-area) .card").evaluate_all(
         "els => els.map(e => { const r = e.getBoundingClientRect();"
         " return [r.left, r.top, r.right, r.bottom, e.getAttribute('aria-label')]; })"
     )
     for i, a in enumerate(seats):
         assert felt[0] <= a[0] and a[2] <= felt[2], f"seat {i} leaves the felt: {a} {felt}"
+        assert head[3] <= a[1], f"seat {i} covers the header line: {a} {head}"
         for p in piles:
             apart = a[2] <= p[0] or p[2] <= a[0] or a[3] <= p[1] or p[3] <= a[1]
-            assert apart, f"seat {i} covers a card of the piles: {a} {p}"
+            assert apart, f"seat {i} covers a card in the middle: {a} {p}"
         for j, b in enumerate(seats[:i]):
             apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
             assert apart, f"seats {j} and {i} overlap: {b} {a}"
@@ -277,6 +282,18 @@ def tab_to(page: Page, where: str) -> dict[str, Any]:
     raise AssertionError(f"Tab never reached the {where}: {focused(page)}")
 
 
+#: Records each change of the status line: its text, and its text without what is hidden from
+#: screen readers (what the live region says).
+_WATCH_STATUS = """el => {
+  window.statusChanges = [];
+  new MutationObserver(() => {
+    const said = el.cloneNode(true);
+    said.querySelectorAll('[aria-hidden="true"]').forEach(e => e.remove());
+    window.statusChanges.push([el.textContent, said.textContent]);
+  }).observe(el, {childList: true, subtree: true, characterData: true});
+}"""
+
+
 def test_keyboard_and_screen_reader(server: LiveServer, pages: Pages) -> None:
     page = pages.new()
     enter(page, server.url, "Yves")
@@ -293,6 +310,8 @@ def test_keyboard_and_screen_reader(server: LiveServer, pages: Pages) -> None:
     expect(page.locator("#status .timer-wrap")).to_have_attribute("aria-hidden", "true")
     log = page.get_by_role("log", name="Journal de la partie")
     expect(log).to_have_attribute("aria-live", "polite")
+    # every change of the status line: the text shown, and what a screen reader gets of it
+    page.locator("#status").evaluate(_WATCH_STATUS)
     # the hand is a group of named cards; none is playable while the bidding lasts
     expect(page.get_by_role("group", name="Votre main : 5 cartes")).to_be_visible()
     expect(page.get_by_role("button", name=re.compile("^Jouer "))).to_have_count(0)
@@ -331,6 +350,13 @@ def test_keyboard_and_screen_reader(server: LiveServer, pages: Pages) -> None:
         # the move is a new line of the log region
         expect(log.locator("li.mine").last).to_contain_text("Yves")
     assert int(state(page)["tricks"] or 0) >= 2
+    # the robots' turns are shown, never said: only what concerns the player is
+    changes: list[list[str]] = page.evaluate("() => window.statusChanges")
+    shown = [c[0] for c in changes]
+    said = [c[1] for c in changes]
+    assert any("réfléchit" in text for text in shown), shown
+    assert not any("réfléchit" in text for text in said), said
+    assert any(re.search(r"Il vous reste \d+ secondes", text) for text in said), said
 
 
 #: The style rules in force on this screen (their media queries match) that would move the
