@@ -531,7 +531,10 @@ export function showTable(root, rawId, { socket, player }) {
     const statusKey = JSON.stringify([text, myTurn ? msg.deadline : null]);
     if (statusKey !== S.statusKey) {
       S.statusKey = statusKey;
-      replace(status, h("span", text), myTurn ? timeLeft(msg.deadline) : null);
+      // The others' turns are for the eyes only: said aloud, each robot's move would drown what
+      // concerns the player (their turn, the time left, the end).
+      const forMe = closedBy(msg) || msg.over || legal.length > 0;
+      replace(status, h("span", { "aria-hidden": forMe ? null : "true" }, text), myTurn ? timeLeft(msg.deadline) : null);
     }
     status.classList.toggle("mine", legal.length > 0);
     keepFocus();
