@@ -103,6 +103,16 @@ def database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Database
     if request.param == "sqlite":
         yield Database("sqlite", f"sqlite+aiosqlite:///{tmp_path}/tablee.db")
         return
+    yield from _postgres_schema()
+
+
+@pytest.fixture(params=[pytest.param("postgres", marks=pytest.mark.postgres)])
+def postgres_db() -> Iterator[Database]:
+    """A new schema on the PostgreSQL server, for what only PostgreSQL has (write locks)."""
+    yield from _postgres_schema()
+
+
+def _postgres_schema() -> Iterator[Database]:
     url = _postgres_url()
     assert url is not None
     schema = f"t_{uuid.uuid4().hex[:16]}"

@@ -17,10 +17,10 @@ from tests.store.kit import toy_table
 
 
 @pytest.fixture
-async def stores(database: Database) -> AsyncIterator[tuple[Store, Store]]:
-    if database.kind != "postgres":
-        pytest.skip("write locks are PostgreSQL's; SQLite has one process")
-    first, second = Store(database.url, database.schema), Store(database.url, database.schema)
+async def stores(postgres_db: Database) -> AsyncIterator[tuple[Store, Store]]:
+    """Two processes' stores (write locks are PostgreSQL's; SQLite has one process)."""
+    db = postgres_db
+    first, second = Store(db.url, db.schema), Store(db.url, db.schema)
     await first.migrate()
     yield first, second
     await first.close()
@@ -38,10 +38,10 @@ async def _bump(store: Store, rec: TableRecord) -> TableRecord:
 
 
 async def test_a_process_waits_for_the_lock_another_holds_and_reads_its_write(
-    stores: tuple[Store, Store], database: Database
+    stores: tuple[Store, Store], postgres_db: Database
 ) -> None:
     s1, s2 = stores
-    a, b = Claims(s1, database.schema), Claims(s2, database.schema)
+    a, b = Claims(s1, postgres_db.schema), Claims(s2, postgres_db.schema)
     rec = await _table(s1)
     got: list[int | None] = []
 
@@ -69,10 +69,10 @@ async def test_a_process_waits_for_the_lock_another_holds_and_reads_its_write(
 
 
 async def test_tables_sharing_a_lock_connection_are_held_apart(
-    stores: tuple[Store, Store], database: Database
+    stores: tuple[Store, Store], postgres_db: Database
 ) -> None:
     s1, s2 = stores
-    a, b = Claims(s1, database.schema), Claims(s2, database.schema)
+    a, b = Claims(s1, postgres_db.schema), Claims(s2, postgres_db.schema)
     first = await _table(s1)
     others = [await _table(s1) for _ in range(LOCKERS)]
     # the table on the same connection as the first
@@ -89,13 +89,13 @@ async def test_tables_sharing_a_lock_connection_are_held_apart(
 
 
 async def test_two_tasks_of_one_process_take_turns_for_a_table(
-    stores: tuple[Store, Store], database: Database
+    stores: tuple[Store, Store], postgres_db: Database
 ) -> None:
     # the lock connections are shared and advisory locks are re-entrant within a session: the
     # server alone would let both tasks in (a table forgotten and loaded again has a new
     # in-memory lock, so the manager's lock does not always keep them apart)
     s1, s2 = stores
-    a, b = Claims(s1, database.schema), Claims(s2, database.schema)
+    a, b = Claims(s1, postgres_db.schema), Claims(s2, postgres_db.schema)
     rec = await _table(s1)
     holders, most = 0, 0
 
