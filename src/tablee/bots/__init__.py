@@ -1,22 +1,13 @@
-"""Move policies: what a seat plays when no person does. Pure: no I/O, randomness from a seed."""
+"""Move policies: what a bot seat plays. Pure: no I/O, no randomness. (The move the table makes
+for a person out of time is the game's own ``auto_action``.)"""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from tablee.engine import Action, Game
 
 from .bidding import BIDDERS
-
-
-def auto(game: Game, state: Any, seat: int) -> Action:
-    """The table's own move for a seat (the timeout auto-player)."""
-    return game.auto_action(state, seat)
-
-
-def random_legal(game: Game, state: Any, seat: int, rnd: random.Random) -> Action:
-    return rnd.choice(game.legal_actions(state, seat))
 
 
 def play(game: Game, state: Any, seat: int) -> Action:
