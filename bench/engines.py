@@ -17,7 +17,10 @@ it draws only when nothing fits and plays a fitting drawn card at once, where Co
 player draw at will, pass, bluff a +4 and catch a forgotten "Carte !". So the bench also plays
 Contrecarte with RLCard's policy ("contrecarte/uno-policy": a random fitting card, drawing only
 when none fits, a fitting drawn card played, a +4 accepted), still through ``legal_actions`` and
-``apply``, which compares the engines on games of the same kind.
+``apply``, which compares the engines on games of the same kind. Last, the same random-playout
+loop is run around an engine that costs nothing (``Weightless``) for games as long as random
+Contrecarte's: the most playouts/s any engine could reach behind this API in this interpreter,
+printed as a ratio to UNO's ("ceiling").
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from tablee.engine import Game
 from tablee.games import game_names, get_game
@@ -34,7 +38,45 @@ from tablee.games import game_names, get_game
 Runner = Callable[[int], int]  # plays one game from a seed, returns its number of moves
 
 
-def random_playout(game: Game, players: int) -> Runner:
+class Playable(Protocol):
+    """The part of the engine contract a random playout uses."""
+
+    def new(self, players: int, seed: int) -> Any: ...
+    def is_over(self, state: Any) -> bool: ...
+    def to_act(self, state: Any) -> tuple[int, ...]: ...
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]: ...
+    def apply(self, state: Any, seat: int, action: Any) -> tuple[Any, list[dict[str, Any]]]: ...
+
+
+class Weightless:
+    """An engine that costs nothing: its "game" lasts ``length`` moves, each offering the same
+    actions. A random playout of it measures the playout loop alone (the calls of the contract,
+    the random choice), i.e. the most playouts/s any engine could reach behind this API, in this
+    interpreter, for games of that length."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+        self.seats = (0,)
+        self.legal: list[dict[str, Any]] = [{"type": "play", "card": c} for c in ("R1", "B2")]
+        self.legal.append({"type": "draw"})
+
+    def new(self, players: int, seed: int) -> int:
+        return 0
+
+    def is_over(self, state: int) -> bool:
+        return state >= self.length
+
+    def to_act(self, state: int) -> tuple[int, ...]:
+        return self.seats
+
+    def legal_actions(self, state: int, seat: int) -> list[dict[str, Any]]:
+        return self.legal
+
+    def apply(self, state: int, seat: int, action: Any) -> tuple[int, list[dict[str, Any]]]:
+        return state + 1, []
+
+
+def random_playout(game: Playable, players: int) -> Runner:
     def run(seed: int) -> int:
         rnd = random.Random(seed)
         state = game.new(players=players, seed=seed)
@@ -237,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
             results["uno-policy"] = row(
                 "contrecarte/uno-policy", n, uno_policy_playout(game, n), None
             )
+            # the same loop around an engine that costs nothing, for games of the same length
+            length = round(results[name]["length"])
+            results["weightless"] = row(
+                f"no engine, {length} moves", n, random_playout(Weightless(length), n), None
+            )
 
     uno: dict[str, float] | None = None
     if not args.no_rlcard:
@@ -264,6 +311,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"contrecarte ({label}) / rlcard uno:"
                 f" playouts/s x{playouts:.2f}, moves/s x{moves:.2f}"
             )
+        ceiling = results["weightless"]["playouts"] / uno["playouts"]
+        print(
+            f"ceiling for random Contrecarte games, an engine costing nothing / rlcard uno:"
+            f" playouts/s x{ceiling:.2f}"
+        )
     return 0
 
 

@@ -1,0 +1,53 @@
+"""The benchmarks run (their figures are read by people, never asserted: see bench/)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tablee.games import game_names, get_game
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_engine_bench_prints_a_row_per_game_and_the_engine_free_loop(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    engines = load("engines")
+    assert engines.main(["--seconds", "0.02", "--runs", "1", "--no-rlcard"]) == 0
+    rows = {line.split()[0] for line in capsys.readouterr().out.splitlines() if line.strip()}
+    assert set(game_names()) | {"contrecarte/uno-policy", "no"} <= rows
+
+
+def test_weightless_engine_plays_games_of_the_length_it_is_given() -> None:
+    engines = load("engines")
+    assert engines.random_playout(engines.Weightless(1193), 4)(7) == 1193
+
+
+def test_uno_policy_plays_contrecarte_through_the_contract() -> None:
+    # the policy only picks among the legal actions, so every move of its games is accepted
+    engines = load("engines")
+    game = get_game("contrecarte")
+    rnd = random.Random(3)
+    state = game.new(players=4, seed=3)
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        action = engines._uno_choice(rnd, legal)
+        assert action in legal
+        assert action["type"] != "draw" or not [a for a in legal if a["type"] == "play"]
+        state, _ = game.apply(state, seat, action)
