@@ -702,6 +702,65 @@ def test_the_excuse_stays_with_its_team_for_a_half_point_card() -> None:
     assert record.shares == (2 * 281, -281, -281)
 
 
+# Five players, seat 0 leads: seats 0 and 1 hold every trump and win every trick, seat 1 only the
+# first (its KS on the 1S lead); seat 0 keeps the Excuse and the 10 of trumps for trick 14. The
+# called KH lies with seat 1 or seat 2 (swapped with the QH): the only difference between twins.
+SECRET_HANDS: dict[int, list[str]] = {
+    0: ["EX", "1S", *trumps(*range(9, 22))],
+    1: ["KS", *trumps(*range(1, 9)), "1H", "2H", "3H", "4H", "5H"],
+    2: [*suit("D", "123456789T"), "6H", "7H", "8H", "9H"],
+}
+# seat 0 leads its trumps from the top after overtrumping seat 1's lead with the 9
+SECRET_ORDER = ["1S", "A9", *trumps(*range(21, 9, -1)), "A2", *trumps(*range(3, 9)), "A1"]
+
+
+def secret_twin(called_at: int, taker: int) -> TarotState:
+    """The deal above, with ``taker`` calling the KH held by ``called_at`` (1 or 2)."""
+    hands = {s: list(h) for s, h in SECRET_HANDS.items()}
+    hands[called_at].append("KH")
+    hands[3 - called_at].append("QH")
+    state = take(new(5, hands), taker, "garde_sans", call="KH")
+    assert state.partner == called_at
+    # the KH and QH stay in hand; every seat plays the same card in both twins
+    keep_last = [*SECRET_ORDER, *suit("D"), *suit("C"), *suit("S"), *suit("H", "123456789TJC")]
+    return play_out(state, dict.fromkeys(range(5), prefer(keep_last)), until_trick=13)
+
+
+@pytest.mark.parametrize("taker", [0, 3], ids=["taker", "defender"])
+def test_at_five_only_a_team_its_holder_knows_to_be_on_slam_may_keep_the_excuse(taker: int) -> None:
+    # Seat 0 holds the Excuse at the next-to-last trick; seat 1 won a trick and seat 0 won the
+    # others. Is seat 1 on seat 0's side? Only the partner knows, so seat 0 must play the Excuse
+    # whoever holds the KH (the taker's team or the defence could be on slam: it cannot tell).
+    twins = [secret_twin(1, taker), secret_twin(2, taker)]
+    for state in twins:
+        assert [t.winner for t in state.tricks] == [1, *[0] * 12]
+        assert set(state.hands[0]) == {"EX", "A10"}
+        assert GAME.view(state, 0)["partner"] is None
+    a, b = twins
+    assert GAME.view(a, 0) == GAME.view(b, 0), "seat 0 cannot tell the twins apart"
+    assert GAME.legal_actions(a, 0) == GAME.legal_actions(b, 0) == [{"type": "play", "card": "EX"}]
+    assert GAME.auto_action(a, 0) == GAME.auto_action(b, 0)
+    for state in twins:
+        refused(state, "A10", "Excuse")
+
+
+def test_at_five_the_excuse_may_be_kept_once_the_called_card_showed_the_team_on_slam() -> None:
+    # as above, seat 0 taking; seat 1 throws the KH on trick 10, so everyone knows seat 1 won
+    # its trick for the attack: the taker may keep the Excuse, and it takes the last trick
+    hands = {s: list(h) for s, h in SECRET_HANDS.items()}
+    hands[1].append("KH")
+    hands[2].append("QH")
+    state = take(new(5, hands), 0, "garde_sans", call="KH")
+    order = [*SECRET_ORDER, "KH", *suit("D"), *suit("C"), *suit("H")]
+    policies = dict.fromkeys(range(5), prefer(order))
+    state = play_out(state, policies, until_trick=13)
+    assert state.partner_known and [t.winner for t in state.tricks] == [1, *[0] * 12]
+    assert playable(state) == (0, {"EX", "A10"}), "the Excuse may be kept for the end"
+    state = play_out(state, {0: prefer(["A10", "EX"])})
+    assert state.tricks[-1].cards[0] == "EX" and state.tricks[-1].winner == 0
+    assert result(state).slam == "attack"
+
+
 # -- petit au bout ---------------------------------------------------------------------------------
 
 # Three players, garde sans by seat 0 who holds no trump (clubs and small diamonds); seat 1 holds

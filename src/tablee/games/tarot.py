@@ -65,6 +65,16 @@ Phases
   the winner's team (counted in half points: Excuse 4 for the owner, ½ for the winner — also
   when the owner's team has no trick, and when a team that kept it for a chelem lost the
   next-to-last trick and plays it last).
+  At five, "its team has won every trick" is judged from what the holder knows, never from
+  the secret partner: while the partner is secret to the holder (its view's ``partner`` is
+  None), only the tricks it won itself count — a trick another seat won may be the other
+  side's, so it must play the Excuse (the taker and a defender alike). Once it knows the
+  partner (the called card played, seen in the chien, or its own), its whole team's tricks
+  count. The text lets only the team that *is* making the chelem keep it; a player who cannot
+  know that may not claim it, and the table draws no inference from the play (such as a seat
+  showing void in the called suit). So the Excuse is only ever kept by a team that truly won
+  every trick so far, and no seat's legal plays, refusal reasons or timeout move tell it who
+  the partner is.
 - ``end``: the deal is scored; the next dealer ``deal``\\ s the next one (this pause also lets
   everyone see the last trick, the chien and the écart).
 
@@ -633,10 +643,25 @@ class TarotGame(BaseGame[TarotState]):
         ]
 
     def _team_on_slam(self, state: TarotState, seat: int) -> bool:
-        """Has ``seat``'s team won every trick so far?"""
+        """Has ``seat``'s team won every trick so far? The truth, for scoring: never for what
+        ``seat`` may do (see ``_known_on_slam``)."""
         attack = self.attack(state)
         mine = seat in attack
         return bool(state.tricks) and all((t.winner in attack) == mine for t in state.tricks)
+
+    def _known_mates(self, state: TarotState, seat: int) -> frozenset[int]:
+        """The seats ``seat`` knows to be on its side: its whole team once it knows the partner
+        (or when there is none to know), else only itself."""
+        if state.called is not None and self._partner_for(state, seat) is None:
+            return frozenset({seat})
+        attack = self.attack(state)
+        return attack if seat in attack else frozenset(range(state.players)) - attack
+
+    def _known_on_slam(self, state: TarotState, seat: int) -> bool:
+        """Does ``seat`` know that its team has won every trick so far? At five, while the
+        partner is secret to it, a trick won by another seat might be the other side's."""
+        mates = self._known_mates(state, seat)
+        return bool(state.tricks) and all(t.winner in mates for t in state.tricks)
 
     def playable(self, state: TarotState, seat: int) -> list[str]:
         hand = state.hands[seat]
@@ -645,7 +670,7 @@ class TarotGame(BaseGame[TarotState]):
         if (
             EXCUSE in hand
             and len(state.tricks) == n_tricks - 2
-            and not self._team_on_slam(state, seat)
+            and not self._known_on_slam(state, seat)
         ):
             return [EXCUSE]
         if not trick:
