@@ -1144,3 +1144,51 @@ def test_auto_action_plays_on_what_the_seat_knows_not_on_the_secret_partner() ->
     state = play(state, "1S", "3S", "4S", "CS")
     assert playable(state) == (4, {"JS", "2S"})
     assert GAME.auto_action(state, 4) == {"type": "play", "card": "2S"}
+
+
+def test_auto_action_brings_the_petit_home_when_no_other_trump_is_out() -> None:
+    # three players: the taker holds every trump, so the Petit cannot be caught; it waits for
+    # the last trick (the 21 goes before it) and makes the petit au bout
+    taker = [*trumps(*range(1, 22)), "KS", "KH", "KD"]
+    state = take(new(3, {0: taker, 1: ["EX"]}, chien=SLAM_CHIEN), 0, "prise", ecart=SLAM_CHIEN)
+    state = play_out(state)
+    assert state.tricks[-1].cards[0] == "A1" and "A21" in state.tricks[-2].cards
+    assert result(state).petit_au_bout == "attack"
+
+
+def test_auto_action_keeps_the_petit_for_the_last_trick_when_nobody_can_trump_it() -> None:
+    # four players, seat 3 takes a prise: with the chien it holds every trump but the four it
+    # must put in the écart (shown to all), so the Petit cannot be caught; last to play on a
+    # heart lead it trumps with its smallest other trump, and the Petit makes the petit au bout
+    taker = ["A1", *trumps(*range(5, 21)), "KC"]
+    state = new(
+        4,
+        {0: ["1H", *suit("S"), "1D", "2D", "3D"], 3: taker},
+        chien=["A2", "A3", "A4", "A21", "1C", "2C"],
+    )
+    state = take(state, 3, "prise", ecart=["1C", "2C", "A2", "A3", "A4", "A5"])
+    state = play(state, "1H")
+    for seat in (1, 2):
+        state = play(state, GAME.auto_action(state, seat)["card"])
+    assert GAME.to_act(state) == (3,) and "A1" in playable(state)[1]
+    assert GAME.auto_action(state, 3) == {"type": "play", "card": "A6"}
+    state = play_out(state)
+    assert "A1" in state.tricks[-1].cards
+    assert result(state).petit_au_bout == "attack"
+
+
+@pytest.mark.parametrize("taker", [0, 1], ids=["mate", "opponent"])
+def test_auto_action_puts_the_petit_under_a_trick_its_side_surely_wins_only(taker: int) -> None:
+    # four players: seat 0 leads a heart, seat 1 trumps with the 21, which nothing can beat;
+    # seat 2 (not last to play) must trump too. Its side's trick: the Petit is saved there.
+    # The other side's trick: never the Petit while a smaller trump is legal.
+    hands = {
+        0: ["1H", *suit("S"), "1D", "2D", "3D"],
+        1: ["A21", *suit("C"), "4D", "5D", "6D"],
+        2: ["A1", "A5", *suit("D", "789TJCQK"), *trumps(*range(6, 14))],
+    }
+    state = take(new(4, hands), taker, "garde_sans")
+    state = play(state, "1H", "A21")
+    assert playable(state) == (2, {"A1", *trumps(*range(5, 14))})
+    expected = "A1" if taker == 0 else "A5"
+    assert GAME.auto_action(state, 2) == {"type": "play", "card": expected}

@@ -1144,21 +1144,35 @@ class TarotGame(BaseGame[TarotState]):
             return {"type": "bid", "contract": want}
         return {"type": "pass"}
 
+    def _unseen_trumps(self, state: TarotState, seat: int) -> list[int]:
+        """Powers of the trumps ``seat`` cannot place: not in its hand, not played, not shown in
+        the écart. Another hand (or a hidden chien) may hold them."""
+        # the écart's trumps are shown to everyone; its other cards are no trumps anyway
+        seen = {*state.hands[seat], *state.trick, *(c for c in state.ecart if c in _TRUMP_SET)}
+        for t in state.tricks:
+            seen.update(t.cards)
+        return [POWER[c] for c in TAROT_TRUMPS if c not in seen]
+
     def _auto_card(self, state: TarotState, seat: int, cards: list[str]) -> str:
-        """A plain, prudent card: win the trick cheaply when the team is not already winning it
-        (with the Petit only when the last to play: a later trump would catch it), else give the
-        least valuable card — the Excuse instead when that card is a bout or an honour from the
-        queen up; otherwise the Excuse is kept for when it is forced. Under a partner's trick,
-        the last to play puts the Petit there if it may, else its most valuable plain card.
-        At five, a seat that does not know the partner yet plays as if the taker were alone."""
+        """A plain, prudent card: win the trick cheaply when the team is not already winning it,
+        else give the least valuable card — the Excuse instead when that card is a bout or an
+        honour from the queen up; otherwise the Excuse is kept for when it is forced. Under a
+        partner's trick that nothing can take any more (the last to play, or a trump above
+        every trump the seat cannot place), give points: the Petit if it may, else the most
+        valuable plain card. The Petit: while another seat may hold a trump, it is played only
+        where it is safe (winning as the last to play, or under such a partner's trick); when
+        no other seat can, nothing can catch it and it waits for the last trick (petit au bout;
+        the 21 is led before it). At five, a seat that does not know the partner yet plays as
+        if the taker were alone."""
         if len(cards) == 1:
             return cards[0]
         choices = [c for c in cards if c != EXCUSE] or cards
         trick = state.trick
         if not trick:
-            return min(choices, key=lambda c: (is_trump(c), HALF_POINTS[c], POWER[c]))
+            return min(choices, key=lambda c: (is_trump(c), c == PETIT, HALF_POINTS[c], POWER[c]))
         n = state.players
         last = len(trick) == n - 1
+        unseen = self._unseen_trumps(state, seat)
         attack = self.attack(state)
         if state.called is not None and self._partner_for(state, seat) is None:
             # the seat does not know the partner yet: playing as if it did would tell the table
@@ -1173,7 +1187,7 @@ class TarotGame(BaseGame[TarotState]):
                 if _tricks.winner((*trick, c), _suit, "A", _power, _power, wild=_WILD)
                 == len(trick)
             ]
-            if not last:
+            if not (last and unseen):
                 winning = [c for c in winning if c != PETIT] or winning
             if winning:
                 return min(winning, key=lambda c: (POWER[c], HALF_POINTS[c]))
@@ -1181,9 +1195,10 @@ class TarotGame(BaseGame[TarotState]):
             if EXCUSE in cards and HALF_POINTS[cheapest] >= HALF_POINTS["QS"]:
                 return EXCUSE
             return cheapest
-        # a partner holds the trick: give points when the last to play, else keep it small
-        if last:
-            if PETIT in choices:
+        # a partner holds the trick: give points when it is theirs for sure, else keep it small
+        top = max((POWER[c] for c in trick if is_trump(c)), default=0)
+        if last or (top and all(p < top for p in unseen)):
+            if PETIT in choices and unseen:
                 return PETIT
             plain = [c for c in choices if not is_trump(c)]
             if plain:
