@@ -117,3 +117,19 @@ def test_first_cards_checks_a_stacked_deck_or_shuffles_from_the_seed() -> None:
     for game in ("barbu", "motton", "freeze"):
         with pytest.raises(InvalidOptions, match="deck"):
             get_game(game).new(players=4, deck=["AS", "AS"])
+
+
+def test_first_dealer_is_an_option_of_every_game_checked_against_the_seats() -> None:
+    from tablee.games import game_names
+
+    for name in game_names():
+        game = get_game(name)
+        n = game.min_players
+        assert game.normalize_options({})["first_dealer"] is None
+        # the lobby's form leaves it out: nobody has a seat when it is filled in
+        assert "first_dealer" not in [o["name"] for o in game.describe()["options"]]
+        game.new(n, {"first_dealer": n - 1})
+        for bad in (n, -1, "0", True, 1.5):
+            with pytest.raises(InvalidOptions) as err:
+                game.new(n, {"first_dealer": bad})
+            assert err.value.field == "first_dealer", (name, bad)

@@ -100,10 +100,17 @@ def illegal_samples(
     return out
 
 
-def playout(game: Game, players: int, seed: int, *, thorough: bool = True) -> Any:
+def playout(
+    game: Game,
+    players: int,
+    seed: int,
+    *,
+    thorough: bool = True,
+    options: dict[str, Any] | None = None,
+) -> Any:
     """One random game to the end, checking every invariant at every step."""
     rnd = random.Random(seed)
-    options: dict[str, Any] = {}
+    options = dict(options or {})
     state = game.new(players=players, options=options, seed=seed)
     deck = Counter(game.deck(players, game.normalize_options(options)))
     log: list[tuple[int, dict[str, Any]]] = []

@@ -32,7 +32,32 @@ def test_random_playouts_keep_every_invariant(case: tuple[str, int], playouts: i
     name, n = case
     game = get_game(name)
     for seed in range(playouts or DEFAULT_PLAYOUTS):
-        playout(game, n, seed)
+        # the default first dealer, then the others in turn (a rematch moves it)
+        options = {} if seed == 0 else {"first_dealer": (seed - 1) % n}
+        playout(game, n, seed, options=options)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[ids(c) for c in CASES])
+def test_the_first_dealer_deals_and_the_next_seat_speaks_first(case: tuple[str, int]) -> None:
+    """The option every game takes: the deal turns with the dealer (the same shuffle or stacked
+    deck gives the hand of seat ``s`` under the default dealer to seat ``s + d + 1`` under dealer
+    ``d``), and without it the last seat deals, exactly as before the option existed."""
+    name, n = case
+    game = get_game(name)
+    default = game.new(n, {}, seed=11)
+    assert game.to_json(default) == game.to_json(game.new(n, {"first_dealer": n - 1}, seed=11))
+    assert game.view(default, None)["dealer"] == n - 1 and game.to_act(default) == (0,)
+    stacked = game.deck(n, game.normalize_options({}))[::-1]
+    stacked_default = game.new(n, {}, deck=stacked)
+    for d in range(n):
+        for state, base in (
+            (game.new(n, {"first_dealer": d}, seed=11), default),
+            (game.new(n, {"first_dealer": d}, deck=stacked), stacked_default),
+        ):
+            assert game.view(state, None)["dealer"] == d
+            assert game.to_act(state) == ((d + 1) % n,)
+            for s in range(n):
+                assert game.hidden(state, (s + d + 1) % n) == game.hidden(base, s), (d, s)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[ids(c) for c in CASES])

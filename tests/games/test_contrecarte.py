@@ -90,6 +90,21 @@ def test_deal_one_card_at_a_time_from_seat_0_then_the_turned_card() -> None:
     assert view["dealer"] == 2 and view["turn"] == 0 and view["direction"] == 1
 
 
+def test_a_rematch_dealer_deals_from_the_seat_after_and_that_seat_plays_first() -> None:
+    """The first dealer moves one seat per rematch (``first_dealer``): the same stacked deck
+    starts at the seat after the dealer, which plays first, direction still increasing."""
+    deck = stacked([RED, GREEN, YELLOW], "B8", ["B5"])
+    state = GAME.new(players=3, options={"first_dealer": 0}, deck=deck)
+    assert state.hands == (tuple(YELLOW), tuple(RED), tuple(GREEN))
+    assert state.discard == ("B8",) and state.stock[0] == "B5"
+    assert GAME.to_act(state) == (1,)
+    view = GAME.view(state, 1)
+    assert view["dealer"] == 0 and view["turn"] == 1 and view["direction"] == 1
+    state, _ = act(state, 1, "draw")  # B5 fits: seat 1 may still play it
+    state, _ = act(state, 1, "pass")
+    assert GAME.to_act(state) == (2,)
+
+
 def test_first_turned_card_is_never_special() -> None:
     for special in ("W+4", "W", "GS", "YR", "B+2"):
         state = new([RED, GREEN], top=special, stock=["RS", "W"])

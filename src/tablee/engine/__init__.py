@@ -1,12 +1,13 @@
 """The engine contract: games, their registry, errors and replay. Pure and synchronous."""
 
 from .errors import IllegalAction, InvalidOptions, UnknownGame
-from .game import Action, BaseGame, Event, Game, visible_events
+from .game import FIRST_DEALER, Action, BaseGame, Event, Game, first_dealer, visible_events
 from .options import OptionSpec
 from .registry import game_names, get_game, register
 from .replay import replay
 
 __all__ = [
+    "FIRST_DEALER",
     "Action",
     "BaseGame",
     "Event",
@@ -15,6 +16,7 @@ __all__ = [
     "InvalidOptions",
     "OptionSpec",
     "UnknownGame",
+    "first_dealer",
     "game_names",
     "get_game",
     "register",

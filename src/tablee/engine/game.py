@@ -5,6 +5,12 @@ every method takes and ``apply`` replaces. ``BaseGame`` holds what every game do
 (argument checks, options, JSON, event visibility); a game module subclasses it and implements the
 ``_new``/``_apply`` hooks and the read-only methods.
 
+Besides its own ``option_specs``, every game takes one option the engine declares for all:
+``first_dealer``, the seat that deals the first deal (``None``, the default: the last seat, so
+seat 0 speaks first). A rematch sets it to the seat after the previous game's first dealer, so
+that the first deal of a match rotates as the dealer does from one deal to the next. The lobby's
+form does not show it (``describe`` leaves it out): nobody has a seat yet when it is filled in.
+
 Events are dicts with a ``type``. An event carrying ``"to": [seats]`` is seen only by those seats
 (a card drawn, a card peeked at); without ``to`` it is public. ``visible_events`` strips ``to``.
 """
@@ -24,6 +30,24 @@ from .serial import from_jsonable, to_jsonable
 Action = dict[str, Any]
 Event = dict[str, Any]
 S = TypeVar("S")
+
+FIRST_DEALER = "first_dealer"
+_FIRST_DEALER_SPEC = OptionSpec(
+    FIRST_DEALER,
+    "int",
+    None,
+    "Premier donneur",
+    help="vide : le dernier siège, et le siège 0 parle le premier",
+    min=0,
+    nullable=True,
+)
+
+
+def first_dealer(players: int, options: Mapping[str, Any] | None) -> int:
+    """The seat dealing the first deal under ``options`` (normalized or not): the option's
+    seat, else the last seat."""
+    seat = (options or {}).get(FIRST_DEALER)
+    return players - 1 if seat is None else int(seat)
 
 
 @runtime_checkable
@@ -85,12 +109,21 @@ class BaseGame(ABC, Generic[S]):
     ) -> S:
         self.check_players(players)
         opts = self.normalize_options(options)
+        dealer = first_dealer(players, opts)
+        if dealer >= players:
+            raise InvalidOptions(
+                FIRST_DEALER, f"seats are numbered 0 to {players - 1}, not {dealer}"
+            )
+        # the hook gets the seat itself, the default resolved
+        opts[FIRST_DEALER] = dealer
         return self._new(players, opts, 0 if seed is None else seed, deck)
 
     @abstractmethod
     def _new(
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
-    ) -> S: ...
+    ) -> S:
+        """The state before the first move. ``options`` are normalized, and
+        ``options["first_dealer"]`` is the first deal's dealer (a seat, never ``None``)."""
 
     @staticmethod
     def first_cards(
@@ -116,7 +149,9 @@ class BaseGame(ABC, Generic[S]):
             )
 
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        return OptionSet(self.option_specs).normalize(options)
+        """The game's own options and ``first_dealer``, defaults filled in, all checked (the
+        dealer's seat against the player count in ``new``, which knows it)."""
+        return OptionSet((*self.option_specs, _FIRST_DEALER_SPEC)).normalize(options)
 
     def describe(self) -> dict[str, Any]:
         return {

@@ -6,8 +6,9 @@ the dealing (``_deal_cards``), the bidding (``_bidding_legal``, ``_apply_bidding
 ``_auto_bid``) and the scoring of a finished deal (``_score``). Their module docstrings are the
 specs; this module implements what those specs say in common:
 
-- 4 seats, teams {0, 2} and {1, 3}; the first deal's dealer is seat 3; the dealer moves one seat
-  each deal (a cancelled deal included); the seat after the dealer speaks and leads first.
+- 4 seats, teams {0, 2} and {1, 3}; the first deal's dealer is the option ``first_dealer``
+  (default seat 3; a rematch moves it one seat); the dealer moves one seat each deal (a cancelled
+  deal included); the seat after the dealer speaks and leads first.
 - Play: follow the led suit; void in a plain suit, trump when an opponent holds the trick,
   overtrumping when you can and undertrumping when you cannot; when your partner holds the trick
   you may play any card, but a trump you choose to play must overtrump when you can; on a trump
@@ -286,7 +287,7 @@ class BeloteFamily(BaseGame[BeloteState]):
             seed=seed,
             target=options.get("target"),
             deal=1,
-            dealer=PLAYERS - 1,
+            dealer=options["first_dealer"],
             phase=Phase.BIDDING,
             turn=0,
             hands=((),) * PLAYERS,

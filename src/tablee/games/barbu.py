@@ -5,7 +5,8 @@ Rules: the barbu section of the house rule text, with the choices of ``DECISIONS
 Variant and options
 -------------------
 - 4 players with 52 cards (13 each), or 5 players without the two black 2s (``2C``, ``2S``: 50
-  cards, 10 each). No table options. Card order, strongest first: A K Q J T 9 ... 2.
+  cards, 10 each). No table options of its own (``first_dealer``, common to every game: see
+  Seats). Card order, strongest first: A K Q J T 9 ... 2.
 - A match is five rounds, always in this order (the ``contract`` key of views and events):
 
   ===== ========== ===============================================
@@ -24,8 +25,9 @@ Variant and options
   takes the trick and its winner leads the next one. Every card is played in every round.
 - In rounds 2, 4 and 5 a heart may not be led until a heart has been discarded on another suit in
   that round, unless the leader holds only hearts (leading a heart then does not open hearts).
-- Seats: the first dealer is seat ``n-1``, the seat after the dealer leads the first trick, and that
-  first leader deals the next round (so the dealer moves one seat per round).
+- Seats: the first dealer is the option ``first_dealer`` (default seat ``n-1``; a rematch moves it
+  one seat), the seat after the dealer leads the first trick, and that first leader deals the next
+  round (so the dealer moves one seat per round).
 
 Phases
 ------
@@ -66,8 +68,9 @@ Cards already played are public; a seat sees its own hand only, a spectator no h
 Dealing order for ``deck=``
 ---------------------------
 The stacked deck (52 cards at four players, 50 at five) deals round 1 only: one card at a time,
-starting with the seat after the dealer (seat 0) and going round: card ``i`` goes to seat
-``i % n``. Later rounds are shuffled from ``rng(seed, "deal", round)``.
+starting with the seat after the dealer ``d`` and going round: card ``i`` goes to seat
+``(d + 1 + i) % n`` (``i % n`` with the default dealer). Later rounds are shuffled from
+``rng(seed, "deal", round)``.
 """
 
 from __future__ import annotations
@@ -182,7 +185,7 @@ class Barbu(BaseGame[BarbuState]):
             seed=seed,
             phase=Phase.DEAL,
             round=0,
-            dealer=players - 1,
+            dealer=options["first_dealer"],
             hands=empty,
             turn=0,
             leader=0,

@@ -1,7 +1,8 @@
 """Belote — the house rules (``belote.fr.txt``) as decided in ``DECISIONS.md``.
 
 Players and match
-    4 seats; teams {0, 2} and {1, 3}. The first deal's dealer is seat 3; the dealer moves one seat
+    4 seats; teams {0, 2} and {1, 3}. The first deal's dealer is the option ``first_dealer``
+    common to every game (default seat 3; a rematch moves it one seat); the dealer moves one seat
     each deal (a cancelled deal counts); the seat after the dealer speaks first and leads the first
     trick. Option ``target`` (default ``None``): ``None`` plays one deal (the text: no 1,000-point
     match) — the game ends with the first deal that is played out; a number plays deals until,
@@ -9,10 +10,10 @@ Players and match
     (a tie at or over the target plays another deal).
 
 Dealing (the order ``deck=`` is read in, top card first; only the first deal is stacked)
-    32 cards. Packets of 3 then of 2 to each seat in turn starting after the dealer (seats
-    d+1, d+2, d+3, d, twice): 20 cards. The 21st card is turned up. The last 11 are dealt after
-    the take, in turn from the seat after the dealer: the taker gets the turned card and 2 cards,
-    every other seat 3. :func:`stacked_deck` builds a deck from the wanted hands.
+    32 cards. Packets of 3 then of 2 to each seat in turn starting after the dealer ``d`` (seats
+    d+1, d+2, d+3, d, mod 4, twice): 20 cards. The 21st card is turned up. The last 11 are dealt
+    after the take, in turn from the seat after the dealer: the taker gets the turned card and 2
+    cards, every other seat 3. :func:`stacked_deck` builds a deck from the wanted hands.
 
 Bidding (phase ``bidding``, ``round`` 1 then 2)
     Round 1, each seat in turn: ``{"type": "take"}`` (the turned card's suit is trump) or

@@ -1,17 +1,20 @@
 """Contrecarte: BFmania's eight-américain family game, 2 to 6 players, each for themselves.
 
 Rules: the house text, as decided in the rules decisions (Contrecarte section). One game is one
-deal; the first player to play their last card wins. No options.
+deal; the first player to play their last card wins. No options of its own.
 
 Cards (see ``tablee.cards``): ``R``/``B``/``G``/``Y`` then ``0``-``9``, ``S`` (passe), ``R``
 (inversion), ``+2``; colourless ``W`` (joker) and ``W+4``. 108 cards; two copies of every coloured
 card except the ``0`` s, four ``W`` and four ``W+4``.
 
 Deal and ``deck=``
-    The first dealer is the last seat (``n-1``); seat 0 plays first, direction increasing. With a
-    stacked deck (top card first) the cards are dealt one at a time round the table starting at
-    seat 0, 7 rounds: seat ``i`` gets ``deck[i]``, ``deck[i+n]``, ... ``deck[i+6n]``. The rest is
-    the stock, ``deck[7n]`` on top, and its top card is turned to start the discard. A turned card
+    The dealer is the option ``first_dealer`` common to every game (default: the last seat,
+    ``n-1``; a rematch moves it to the next seat, see ``tablee.engine.game``); the seat after the
+    dealer plays first, direction increasing (seat 0 by default). The cards are dealt one at a
+    time round the table starting at the seat after the dealer, 7 rounds: with a stacked deck (top
+    card first) and dealer ``d``, card ``deck[j]`` (``j < 7n``) goes to seat ``(d + 1 + j) % n``,
+    so by default seat ``i`` gets ``deck[i]``, ``deck[i+n]``, ... ``deck[i+6n]``. The rest is the
+    stock, ``deck[7n]`` on top, and its top card is turned to start the discard. A turned card
     that is not a number (``0``-``9``) is put back and the stock reshuffled (``rng(seed, "turn",
     k)``) until a number turns up, so the first card is never special. A seeded game shuffles the
     deck with ``rng(seed, "deal", 1)`` and deals it the same way.
@@ -129,6 +132,8 @@ _COLOR_NAME = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
 class ContrecarteState:
     players: int
     seed: int | str
+    #: who dealt; the seat after plays first
+    dealer: int
     hands: tuple[tuple[str, ...], ...]
     #: top card first
     stock: tuple[str, ...]
@@ -206,8 +211,10 @@ class Contrecarte(BaseGame[ContrecarteState]):
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
     ) -> ContrecarteState:
         cards = shuffled(_DECK, seed, "deal", 1) if deck is None else check_deck(deck, _DECK)
+        dealer = options["first_dealer"]
+        first = (dealer + 1) % players
         dealt = HAND_SIZE * players
-        hands = tuple(tuple(cards[i:dealt:players]) for i in range(players))
+        hands = tuple(tuple(cards[(i - first) % players : dealt : players]) for i in range(players))
         stock = cards[dealt:]
         attempt = 0
         while FACE[stock[0]] not in NUMBERS:
@@ -217,12 +224,13 @@ class Contrecarte(BaseGame[ContrecarteState]):
         return ContrecarteState(
             players=players,
             seed=seed,
+            dealer=dealer,
             hands=hands,
             stock=tuple(stock[1:]),
             discard=(top,),
             color=COLOR[top],
             direction=1,
-            turn=0,
+            turn=first,
             phase=PLAY,
             drawn=None,
             poser=None,
@@ -271,7 +279,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
             "players": n,
             "phase": state.phase.value,
             "seat": seat,
-            "dealer": n - 1,
+            "dealer": state.dealer,
             "turn": None if over else state.turn,
             "hand": None if seat is None else list(state.hands[seat]),
             "counts": [len(h) for h in state.hands],

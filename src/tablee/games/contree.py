@@ -1,15 +1,16 @@
 """Contrée — the house rules (``contree.fr.txt``) as decided in ``DECISIONS.md``.
 
 Players and match
-    4 seats; teams {0, 2} and {1, 3}. The first deal's dealer is seat 3; the dealer moves one seat
+    4 seats; teams {0, 2} and {1, 3}. The first deal's dealer is the option ``first_dealer``
+    common to every game (default seat 3; a rematch moves it one seat); the dealer moves one seat
     each deal (a redeal counts); the seat after the dealer speaks first and leads the first trick.
     Option ``target`` (default 2000): deals are played until, at the end of a deal, a team has at
     least ``target`` points and more than the other team (a tie plays another deal).
 
 Dealing (the order ``deck=`` is read in, top card first; only the first deal is stacked)
-    32 cards in packets of 3, then 2, then 3 to each seat in turn starting after the dealer (seats
-    d+1, d+2, d+3, d, three times). No turned card. :func:`stacked_deck` builds a deck from the
-    wanted hands.
+    32 cards in packets of 3, then 2, then 3 to each seat in turn starting after the dealer ``d``
+    (seats d+1, d+2, d+3, d, mod 4, three times). No turned card. :func:`stacked_deck` builds a
+    deck from the wanted hands.
 
 Bidding (phase ``bidding``), from the seat after the dealer, each in turn:
     ``{"type": "pass"}`` or ``{"type": "bid", "value": V, "suit": S}`` with V higher than the

@@ -14,7 +14,8 @@ Layouts and positions
     are as long), a replaced or swapped card takes the place of the one it replaces.
 
 Deal (``deck=`` stacks the first round, top card first)
-    The dealer of round 1 is seat n-1; the dealer moves one seat each round; the seat after the
+    The dealer of round 1 is the option ``first_dealer`` common to every game (default seat n-1;
+    a rematch moves it one seat); the dealer moves one seat each round; the seat after the
     dealer plays first. Packets of 4 cards go to each seat in turn, starting after the dealer:
     the packet's cards are line 0 slot 0, line 0 slot 1, line 1 slot 0, line 1 slot 1. The rest is
     the stock (its first card is the top). The discard pile starts empty. Each player has seen
@@ -296,7 +297,7 @@ class Freeze(BaseGame[FreezeState]):
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
     ) -> FreezeState:
         cards = self.first_cards(deck, DECK, seed)
-        dealer = players - 1
+        dealer = options["first_dealer"]
         layouts, known, stock = _deal(players, cards, dealer)
         return FreezeState(
             players=players,

@@ -19,6 +19,8 @@ Variant and options
 - Options: ``blind`` (false): bids are made before the turned card is shown; it stays hidden from
   everyone (the dealer too) until the last bid, then is turned up. ``constrained`` (false): the
   last bidder may not bid the number that makes the bids add up to the cards in hand.
+  ``first_dealer`` (common to every game; default seat ``n-1``, a rematch moves it one seat): the
+  dealer of round 1.
 
 Phases
 ------
@@ -72,7 +74,8 @@ A seat sees its own hand only; the undealt stock is hidden from everyone; played
 Dealing order for ``deck=``
 ---------------------------
 A full 52-card deck stacks round 1 only: one card at a time, starting with the seat after the
-dealer (seat 0): card ``i < 10 n`` goes to seat ``i % n``; card ``10 n`` is turned up; the rest is
+dealer ``d``: card ``i < 10 n`` goes to seat ``(d + 1 + i) % n`` (``i % n`` with the default
+dealer); card ``10 n`` is turned up; the rest is
 the stock. Later deals are shuffled from ``rng(seed, "deal", round)``, and a replay from
 ``rng(seed, "deal", round, "replay", k)``.
 """
@@ -212,7 +215,7 @@ class Motton(BaseGame[MottonState]):
             phase=Phase.DEAL,
             round=0,
             replay=0,
-            dealer=players - 1,
+            dealer=options["first_dealer"],
             hands=tuple(() for _ in range(players)),
             stock=(),
             turned="",

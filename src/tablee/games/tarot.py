@@ -11,7 +11,8 @@ Options
 Cards and dealing
 -----------------
 78 cards in the notation of ``tablee.cards`` (``1S``..``KS`` with ``C`` the cavalier, trumps
-``A1``..``A21``, the Excuse ``EX``). The first deal's dealer is seat ``n-1``; the dealer moves one
+``A1``..``A21``, the Excuse ``EX``). The first deal's dealer is the option ``first_dealer``
+common to every game (default seat ``n-1``; a rematch moves it one seat); the dealer moves one
 seat each played deal, and after a deal everyone passed.
 
 Dealing order (used verbatim for a stacked ``deck=``, top card first): the first ``n × hand``
@@ -446,7 +447,7 @@ class TarotGame(BaseGame[TarotState]):
             deals=options["deals"] or players,
             deal=1,
             attempt=0,
-            dealer=players - 1,
+            dealer=options["first_dealer"],
             scores=(0,) * players,
             history=(),
             hands=(),

@@ -11,20 +11,22 @@ Players, cards, match
   or 100 drops by 50 (once: 100 drops to 50 and stays there; a seat already at 50 that adds 0
   points has reached nothing and keeps 50); when a total exceeds 100 the game stops and the lowest
   total wins (ties: every seat on it wins).
-- No table options.
+- No table options of its own (``first_dealer``, common to every game: see below).
 
 Dealing (and ``deck=``)
 -----------------------
 Each player gets 5 cards; the next card is turned face up to start the discard; the rest is the
-stock, top first. A stacked deck (first round only) is dealt in packets of 5: ``deck[0:5]`` to seat
-0 (the first player), ``deck[5:10]`` to seat 1, ...; then ``deck[5n]`` is turned up and
-``deck[5n+1:]`` is the stock, ``deck[5n+1]`` on top. Later rounds shuffle the 54 cards with
-``rng(seed, "deal", round)``.
+stock, top first. A stacked deck (first round only) is dealt in packets of 5, from the first
+player round the table: by default ``deck[0:5]`` to seat 0 (the first player), ``deck[5:10]`` to
+seat 1, ...; with a first player ``f``, ``deck[5k:5k+5]`` to seat ``(f + k) % n``; then
+``deck[5n]`` is turned up and ``deck[5n+1:]`` is the stock, ``deck[5n+1]`` on top. Later rounds
+shuffle the 54 cards with ``rng(seed, "deal", round)``.
 
-Seat 0 plays first in round 1. The first player of every later round is the winner of the previous
-one: the caller after a successful yaniv; after an assaf, the other seat with the lowest hand (on a
-tie, the first of them in play order after the caller). ``dealer`` in the view is the seat before
-the first player.
+The seat after the option ``first_dealer`` (common to every game; default seat ``n-1``, a rematch
+moves it one seat) plays first in round 1: seat 0 by default. The first player of every later
+round is the winner of the previous one: the caller after a successful yaniv; after an assaf, the
+other seat with the lowest hand (on a tie, the first of them in play order after the caller).
+``dealer`` in the view is the seat before the first player.
 
 Phases and actions
 ------------------
@@ -384,7 +386,8 @@ class Yaniv(BaseGame[YanivState]):
         cards = list(DECK) if deck is None else check_deck(deck, DECK)
         if deck is None:
             cards = shuffled(cards, seed, "deal", 1)
-        return _deal(players, seed, 1, 0, cards, (0,) * players, (), 0)
+        first = (options["first_dealer"] + 1) % players
+        return _deal(players, seed, 1, first, cards, (0,) * players, (), 0)
 
     def deck(self, players: int, options: Mapping[str, Any] | None = None) -> list[str]:
         return list(DECK)
