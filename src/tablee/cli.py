@@ -51,9 +51,10 @@ def replay_file(path: str) -> int:
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     game = get_game(data["game"])
-    players, options = data["players"], data.get("options")
+    players, table_options = data["players"], data.get("options")
     status = 0
     for g in exported_games(data):
+        options = table_options if g.options is None else g.options
         head = f"# {game.title}, table {data.get('table', '?')}, game {g.game_no}"
         if g.seed is None and g.deck is None:
             print(f"{head}: no seed was kept for this game; it cannot be rebuilt")

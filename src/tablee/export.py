@@ -1,18 +1,22 @@
 """The table export format (``GET /api/admin/tables/{id}/export``, read by ``tablee replay``).
 
-A whole table: every game played at it (a rematch is a new game with a new seed), each with its
-seed (or stacked deck) and its action log, so the log rebuilds every state::
+A whole table: every game played at it (a rematch is a new game with a new seed and the next
+first dealer), each with its seed (or stacked deck), its options and its action log, so the log
+rebuilds every state::
 
     {"format": "tablee-export", "version": 1, "table": 7, "game": "belote", "players": 4,
      "options": {...}, "seats": [...],
-     "games": [{"game_no": 1, "seed": 123, "deck": null, "status": "finished", "outcome": {...},
+     "games": [{"game_no": 1, "seed": 123, "deck": null, "options": {...},
+                "status": "finished", "outcome": {...},
                 "actions": [{"seq": 1, "seat": 0, "action": {...}, "source": "player",
                              "at": "..."}, ...],
                 "final_state_sha256": "..."}, ...]}
 
-The one-game form ``{"game", "players", "options", "seed", "deck"?, "actions": [{"seat",
-"action"}]}`` is read too. ``final_state_sha256`` is the digest of the table's own final state:
-a replay that ends elsewhere says so.
+The top-level ``options`` are the table's now (its current game's); a game without its own
+``options`` (an export written before they were kept) is rebuilt with those. The one-game form
+``{"game", "players", "options", "seed", "deck"?, "actions": [{"seat", "action"}]}`` is read too.
+``final_state_sha256`` is the digest of the table's own final state: a replay that ends elsewhere
+says so.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ class ExportedGame:
     game_no: int
     seed: int | str | None
     deck: list[str] | None
+    #: the options the game was dealt with; None: the export's top-level options
+    options: dict[str, Any] | None
     actions: list[tuple[int, dict[str, Any]]]
     digest: str | None
 
@@ -54,6 +60,7 @@ def exported_games(data: Mapping[str, Any]) -> Iterator[ExportedGame]:
             game_no=int(g.get("game_no", 1)),
             seed=g.get("seed"),
             deck=g.get("deck"),
+            options=g.get("options"),
             actions=[(int(a["seat"]), a["action"]) for a in g.get("actions", [])],
             digest=g.get("final_state_sha256"),
         )

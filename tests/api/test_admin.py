@@ -392,6 +392,8 @@ def test_an_exported_table_replays_every_game_to_the_same_final_state(
     assert [g["game_no"] for g in data["games"]] == [1, 2]
     one, two = data["games"]
     assert one["seed"] == first_seed and two["seed"] == live.rec.seed != first_seed
+    # the rematch is dealt by the seat after the first game's dealer (seat 1)
+    assert one["options"]["first_dealer"] is None and two["options"]["first_dealer"] == 0
     assert one["status"] == "finished" and one["outcome"]["winners"]
     assert len(one["actions"]) == 2 * 3 * 2 and len(two["actions"]) == 1
     assert {a["source"] for a in one["actions"]} == {"player"}

@@ -59,6 +59,8 @@ class GameSeed:
     deck: list[str] | None
     outcome: dict[str, Any]
     finished_at: datetime
+    #: the options the game was dealt with; None: finished before they were kept
+    options: dict[str, Any] | None = None
 
 
 def _like(text: str) -> str:
@@ -114,7 +116,8 @@ class AdminStore:
             return await self.store._records(s, rows), total
 
     async def game_seeds(self, table_id: int) -> list[GameSeed]:
-        """The finished games of a table, oldest first, with the seed each was dealt from."""
+        """The finished games of a table, oldest first, with the seed and options each was dealt
+        from."""
         async with self.store.session() as s:
             rows = (
                 await s.scalars(
@@ -128,6 +131,7 @@ class AdminStore:
                     None if r.deck is None else list(r.deck),
                     dict(r.outcome),
                     r.finished_at,
+                    None if r.options is None else dict(r.options),
                 )
                 for r in rows
             ]

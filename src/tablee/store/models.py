@@ -90,6 +90,7 @@ class Table(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
+    #: the current game's options (a rematch moves ``first_dealer`` on)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     players: Mapped[int] = mapped_column(Integer)
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -179,6 +180,10 @@ class Result(Base):
     #: the game's seed and stacked deck (a rematch draws a new seed on the table row)
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     deck: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    #: the options the game was dealt with (a rematch moves the table's ``first_dealer``); None
+    #: for a game finished before they were kept, dealt with the table's other options and the
+    #: default first dealer
+    options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class ResultSeat(Base):

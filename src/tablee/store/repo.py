@@ -57,6 +57,7 @@ _UPDATE_TABLE = (
             name: bindparam(name)
             for name in (
                 "status",
+                "options",
                 "game_no",
                 "seed",
                 "deck",
@@ -92,6 +93,7 @@ def _table_params(t: TableRecord, expected: int) -> dict[str, Any]:
         "b_id": t.id,
         "b_expected": expected,
         "status": t.status,
+        "options": t.options,
         "game_no": t.game_no,
         "seed": t.seed,
         "deck": t.deck,
@@ -545,6 +547,7 @@ class Store:
                 "finished_at": at,
                 "seed": t.seed,
                 "deck": t.deck,
+                "options": t.options,
             },
         )
         scores = t.outcome.get("scores") or []

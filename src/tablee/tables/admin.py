@@ -12,7 +12,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tablee.engine import Event, InvalidOptions, get_game
+from tablee.engine import FIRST_DEALER, Event, InvalidOptions, get_game
 from tablee.export import FORMAT, VERSION, state_digest
 from tablee.store import BOT, EMPTY, FINISHED, PLAYER, PLAYING, SeatRecord, TableRecord
 from tablee.store.admin import AdminStore
@@ -222,6 +222,7 @@ def _game_entry(
     game_no: int,
     seed: int | None,
     deck: list[str] | None,
+    options: dict[str, Any],
     actions: list[Any],
     status: str,
     outcome: dict[str, Any] | None,
@@ -231,6 +232,7 @@ def _game_entry(
         "game_no": game_no,
         "seed": seed,
         "deck": deck,
+        "options": options,
         "status": status,
         "outcome": outcome,
         "actions": [
@@ -248,8 +250,8 @@ def _game_entry(
 
 
 async def export(manager: TableManager, admin: AdminStore, table_id: int) -> dict[str, Any]:
-    """The whole action log of every game of the table with its deal seed: ``tablee replay FILE``
-    rebuilds and prints every state (docs/admin.md gives the format)."""
+    """The whole action log of every game of the table with its deal seed and options:
+    ``tablee replay FILE`` rebuilds and prints every state (docs/admin.md gives the format)."""
     live = await manager.get(table_id)
     rec = live.rec
     game = get_game(rec.game)
@@ -269,6 +271,7 @@ async def export(manager: TableManager, admin: AdminStore, table_id: int) -> dic
                     game_no,
                     rec.seed,
                     rec.deck,
+                    rec.options,
                     actions,
                     rec.status,
                     rec.outcome,
@@ -279,9 +282,14 @@ async def export(manager: TableManager, admin: AdminStore, table_id: int) -> dic
         past = finished.get(game_no)
         seed = None if past is None else past.seed
         deck = None if past is None else past.deck
+        options = None if past is None else past.options
+        if options is None:
+            # finished before each game's options were kept, when every game was dealt by the
+            # default first dealer
+            options = {k: v for k, v in rec.options.items() if k != FIRST_DEALER}
         final = None
         if seed is not None or deck is not None:
-            final = game.new(rec.players, rec.options, seed=seed, deck=deck)
+            final = game.new(rec.players, options, seed=seed, deck=deck)
             for a in actions:
                 final, _ = game.apply(final, a.seat, a.action)
         games.append(
@@ -290,6 +298,7 @@ async def export(manager: TableManager, admin: AdminStore, table_id: int) -> dic
                 game_no,
                 seed,
                 deck,
+                options,
                 actions,
                 FINISHED,
                 None if past is None else past.outcome,

@@ -40,12 +40,14 @@ import orjson
 
 from tablee import bots
 from tablee.engine import (
+    FIRST_DEALER,
     Action,
     Event,
     Game,
     IllegalAction,
     InvalidOptions,
     UnknownGame,
+    first_dealer,
     get_game,
     visible_events,
 )
@@ -479,7 +481,9 @@ class TableManager:
 
     async def rematch(self, player: PlayerRecord, table_id: int) -> LiveTable:
         """A seated player's vote for a new game at the table; the game starts once every seated
-        person has voted and no seat is empty."""
+        person has voted and no seat is empty. The new game has a new seed, and its first deal
+        is dealt by the seat after the one that dealt the previous game's first deal (the
+        ``first_dealer`` option, kept with the table's options)."""
         live = await self.get(table_id)
 
         def change(rec: TableRecord) -> list[Event]:
@@ -497,6 +501,9 @@ class TableManager:
                 rec.game_no += 1
                 rec.seed = secrets.randbits(62)
                 rec.deck = None
+                # the first deal moves on as every deal does: no seat keeps playing first
+                dealer = (first_dealer(rec.players, rec.options) + 1) % rec.players
+                rec.options = {**rec.options, FIRST_DEALER: dealer}
                 rec.outcome = None
                 rec.rematch_votes = []
                 events += _begin(rec)
