@@ -67,7 +67,8 @@ def test_contrecarte_played_to_the_end_with_a_colour_choice(
         s = robots_until_me(g, s)
         return not g.is_over(s) and g.view(s, 0)["color"] == "B"
 
-    fixed_seed(monkeypatch, seed_where("contrecarte", 2, blue_still_in_force))
+    seed = seed_where("contrecarte", 2, blue_still_in_force)
+    fixed_seed(monkeypatch, seed)
     page = pages.new()
     enter(page, server.url, "Alice")
     create_table(page, "contrecarte", players=2)
@@ -96,11 +97,16 @@ def test_contrecarte_played_to_the_end_with_a_colour_choice(
     expect(result).to_contain_text(re.compile("Vainqueur"))
     expect(result.locator("#rematch")).to_be_visible()
     screenshot(page, "contrecarte-over")
-    # a rematch: the only person at the table agrees, and a new game is dealt
+    expect(page.locator(".seat.bot .chip.dealer")).to_have_count(1)
+    # a rematch: the only person at the table agrees, and a new game is dealt by the seat after
+    # the first game's dealer: Alice deals, the robot plays first
     result.locator("#rematch").click()
     expect(result).to_be_hidden()
     assert wait_turn(page) == "mine"
-    expect(page.locator("#hand .card")).to_have_count(7)
+    expect(page.locator(".seat.me .chip.dealer")).to_have_count(1)
+    game = get_game("contrecarte")
+    mine = robots_until_me(game, game.new(2, {"first_dealer": 0}, seed=seed)).hands[0]
+    expect(page.locator("#hand .card")).to_have_count(len(mine))
     expect(page.locator("#log")).to_contain_text("Revanche")
 
 
