@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 
 import pytest
@@ -74,6 +75,28 @@ def test_seeded_shuffle_is_stable_across_versions() -> None:
 
 
 PINNED = ["QD", "TC", "AC", "AD"]
+
+
+def test_seeded_shuffle_is_random_shuffle_of_the_seeded_generator() -> None:
+    # shuffled() spells out Random.shuffle on getrandbits: the same order for every size, short
+    # decks, the 108 cards of Contrecarte, and past the table of precomputed steps (256)
+    for seed in range(300):
+        for n in (0, 1, 2, 3, 32, 54, 78, 108, 255, 256, 257, 400):
+            deck = [str(i) for i in range(n)]
+            expected = list(deck)
+            cards.rng(seed, "deal", n).shuffle(expected)
+            assert cards.shuffled(deck, seed, "deal", n) == expected
+
+
+def test_seeded_contrecarte_deals_are_pinned() -> None:
+    # Stored games replay from their seed: the first 200 seeded deals must never change.
+    digest = hashlib.sha256()
+    for seed in range(200):
+        digest.update(" ".join(cards.shuffled(cards.deck_contrecarte(), seed, "deal", 1)).encode())
+    assert digest.hexdigest() == PINNED_DEALS
+
+
+PINNED_DEALS = "fdd4fa4e223744affd7ba3c6913ca536bfcc24112b57ed5fffcc07d7dd5c07b5"
 
 
 def test_check_deck_names_missing_and_extra_cards() -> None:

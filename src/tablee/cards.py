@@ -161,19 +161,26 @@ def shuffled(cards: Iterable[str], seed: int | str, *salt: object) -> list[str]:
     ``_randbelow`` call per card, and a deal happens every game), and pinned here rather than left
     to whatever a later Python's ``shuffle`` does, since a replay must deal the same cards."""
     deck = list(cards)
+    n = len(deck)
     bits = rng(seed, *salt).getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = _BIT_LENGTH[n] if n < _BIT_TABLE else n.bit_length()
+    # Slot i takes a card drawn below i + 1 (a draw of that many bits, redrawn while too big);
+    # the steps come from a table so that the loop does no arithmetic of its own.
+    steps = _STEPS[_STEP_TABLE - n :] if n <= _STEP_TABLE else _steps(n)
+    for i, below, k in steps:
         j = bits(k)
-        while j >= n:
+        while j >= below:
             j = bits(k)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
-_BIT_TABLE = 256
-_BIT_LENGTH = [n.bit_length() for n in range(_BIT_TABLE)]
+def _steps(n: int) -> tuple[tuple[int, int, int], ...]:
+    """Fisher-Yates on ``n`` cards, last slot first: (slot, draw below, bits to draw)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+_STEP_TABLE = 256
+_STEPS = _steps(_STEP_TABLE)
 
 
 def check_deck(cards: Sequence[str], expected: Sequence[str]) -> list[str]:
