@@ -125,6 +125,10 @@ FITS: dict[tuple[str, str], frozenset[str]] = {
     for col in COLORS
     for face in {*FACE.values()}
 }
+#: the cards that only pass the turn on (numbers and W): most plays, told apart in one look-up
+_NO_EFFECT = frozenset(c for c in ALL_CARDS if FACE[c] in NUMBERS or c == WILD)
+#: a joker's plays, one per colour named (copied: the caller owns the actions it gets)
+_WILD_PLAYS = {w: tuple({"type": "play", "card": w, "color": x} for x in COLORS) for w in WILDS}
 _COLOR_NAME = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
 
 
@@ -161,16 +165,27 @@ _new_instance = object.__new__
 _set = object.__setattr__
 
 
-def _evolve(state: ContrecarteState, changes: dict[str, Any]) -> ContrecarteState:
-    """``dataclasses.replace`` without its cost: a frozen dataclass's ``__init__`` goes through
-    ``object.__setattr__`` once per field (microseconds per move), while a copy of the instance's
-    ``__dict__`` with ``changes`` applied is one C-level dict operation. Only this module calls
-    it, with field names; the conformance suite checks that every state round-trips through JSON
-    to an equal state."""
+# A move builds the next state as a draft, ``state.__dict__.copy()``, whose fields it assigns,
+# then seals it with ``_seal``. That is ``dataclasses.replace`` without its cost: a frozen
+# dataclass's ``__init__`` goes through ``object.__setattr__`` once per field (microseconds per
+# move), a dict copy is one C-level operation, and the draft is at once the changed state that
+# helpers such as ``_give`` read. Only this module does it, with field names; the conformance
+# suite checks that every state round-trips through JSON to an equal state.
+
+
+def _unshared(state: ContrecarteState) -> ContrecarteState:
+    """``state`` with fields in a dict of its own. A dataclass instance built by ``__init__``
+    keeps its fields the way CPython shares them between instances of a class (a split dict),
+    and so do the copies of that dict: reading a field of such a state is not specialised by the
+    interpreter and costs about three times a read from a plain dict. The first state of a game
+    is made plain here, and the drafts copied from it stay plain."""
+    return _seal(dict(state.__dict__))
+
+
+def _seal(draft: dict[str, Any]) -> ContrecarteState:
+    """The state whose fields are ``draft`` (a copy of another state's, then changed)."""
     new = _new_instance(ContrecarteState)
-    d = state.__dict__.copy()
-    d.update(changes)
-    _set(new, "__dict__", d)
+    _set(new, "__dict__", draft)
     return new
 
 
@@ -221,7 +236,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
             attempt += 1
             stock = shuffled(stock, seed, "turn", attempt)
         top = stock[0]
-        return ContrecarteState(
+        state = ContrecarteState(
             players=players,
             seed=seed,
             dealer=dealer,
@@ -239,6 +254,10 @@ class Contrecarte(BaseGame[ContrecarteState]):
             reshuffles=0,
             winner=None,
         )
+        return _unshared(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> ContrecarteState:
+        return _unshared(super().from_json(data))
 
     # -- reading the state ----------------------------------------------------------------------
 
@@ -305,18 +324,19 @@ class Contrecarte(BaseGame[ContrecarteState]):
         out: list[Action] = []
         if seat == state.turn:
             if phase is PLAY:
-                fits = FITS[state.color, FACE[state.discard[-1]]]
+                # the fitting cards picked in C, each once (a hand may hold two copies)
+                playable = dict.fromkeys(
+                    filter(FITS[state.color, FACE[state.discard[-1]]].__contains__, hand)
+                )
                 if len(hand) == 2:
-                    for c in dict.fromkeys(hand):
-                        if c in fits:
-                            _add_plays(out, c, True)
+                    for c in playable:
+                        _add_plays(out, c, True)
                 else:
-                    for c in dict.fromkeys(hand):
-                        if c in fits:
-                            if c in WILDS:
-                                out += [{"type": "play", "card": c, "color": x} for x in COLORS]
-                            else:
-                                out.append({"type": "play", "card": c})
+                    for c in playable:
+                        if c in WILDS:
+                            out += map(dict.copy, _WILD_PLAYS[c])
+                        else:
+                            out.append({"type": "play", "card": c})
                 out.append({"type": "draw"})
             elif phase is DRAWN:
                 _add_plays(out, state.drawn, len(hand) == 2)  # type: ignore[arg-type]
@@ -415,20 +435,19 @@ class Contrecarte(BaseGame[ContrecarteState]):
         if announce:
             event["announce"] = True
         events = [event]
-        changes: dict[str, Any] = {
-            "hands": _with(state.hands, seat, rest),
-            "discard": discard + (card,),  # noqa: RUF005 -- concatenation is the faster here
-            "color": named if wild else COLOR[card],
-            "phase": PLAY,
-            "drawn": None,
-        }
+        new = state.__dict__.copy()
+        new["hands"] = _with(state.hands, seat, rest)
+        new["discard"] = discard + (card,)  # noqa: RUF005 -- concatenation is the faster here
+        new["color"] = named if wild else COLOR[card]
+        new["phase"] = PLAY
+        new["drawn"] = None
         said = announce is True
         if state.announced[seat] != said:
-            changes["announced"] = _with(state.announced, seat, said)
+            new["announced"] = _with(state.announced, seat, said)
         n = state.players
         if not rest:
-            changes["phase"] = OVER
-            changes["winner"] = seat
+            new["phase"] = OVER
+            new["winner"] = seat
             events.append(
                 {
                     "type": "deal_end",
@@ -437,39 +456,40 @@ class Contrecarte(BaseGame[ContrecarteState]):
                     "scores": [int(s == seat) for s in range(n)],
                 }
             )
-            return _evolve(state, changes), events
+            return _seal(new), events
 
         d = state.direction
         nxt = (seat + d) % n
+        if card in _NO_EFFECT:
+            new["turn"] = nxt
+            return _seal(new), events
         face = FACE[card]
-        if face in NUMBERS or face == WILD:
-            changes["turn"] = nxt
-        elif face == WILD4:
+        if face == WILD4:
             # legal only without a card of the colour in force (jokers have no colour)
             legal = True
             for c in rest:
                 if COLOR[c] == color:
                     legal = False
                     break
-            changes["turn"] = nxt
-            changes["phase"] = CONTEST
-            changes["poser"] = seat
-            changes["plus4_legal"] = legal
+            new["turn"] = nxt
+            new["phase"] = CONTEST
+            new["poser"] = seat
+            new["plus4_legal"] = legal
         elif face == "S":
             events.append({"type": "skip", "seat": nxt})
-            changes["turn"] = (nxt + d) % n
+            new["turn"] = (nxt + d) % n
         elif face == "R":
             d = -d
             events.append({"type": "reverse", "seat": seat, "direction": d})
-            changes["direction"] = d
+            new["direction"] = d
             # with two players the reverse acts as a skip: the player plays again
-            changes["turn"] = seat if n == 2 else (seat + d) % n
+            new["turn"] = seat if n == 2 else (seat + d) % n
         else:
             # +2: the next player draws two and is skipped
-            changes["turn"] = (nxt + d) % n
-            _give(state, changes, nxt, 2, "+2", events)
+            new["turn"] = (nxt + d) % n
+            _give(new, nxt, 2, "+2", events)
             events.append({"type": "skip", "seat": nxt})
-        return _evolve(state, changes), events
+        return _seal(new), events
 
     def _draw(
         self, state: ContrecarteState, seat: int, action: Action
@@ -483,14 +503,15 @@ class Contrecarte(BaseGame[ContrecarteState]):
                 raise IllegalAction("you have already drawn this turn: play the card or pass")
             raise IllegalAction("answer the +4 first: contest or accept")
         events: list[Event] = []
-        changes: dict[str, Any] = {}
-        got = _give(state, changes, seat, 1, "turn", events)
+        new = state.__dict__.copy()
+        got = _give(new, seat, 1, "turn", events)
+        # the top card is the same before and after a reshuffle, which keeps it
         if got and got[0] in FITS[state.color, FACE[state.discard[-1]]]:
-            changes["phase"] = DRAWN
-            changes["drawn"] = got[0]
+            new["phase"] = DRAWN
+            new["drawn"] = got[0]
         else:
-            changes["turn"] = (seat + state.direction) % state.players
-        return _evolve(state, changes), events
+            new["turn"] = (seat + state.direction) % state.players
+        return _seal(new), events
 
     def _pass(
         self, state: ContrecarteState, seat: int, action: Action
@@ -501,8 +522,11 @@ class Contrecarte(BaseGame[ContrecarteState]):
             raise IllegalAction("a pass has no fields", "bad_action")
         if state.phase is not DRAWN:
             raise IllegalAction("you may pass only after drawing a card that you could play")
-        changes = {"turn": (seat + state.direction) % state.players, "phase": PLAY, "drawn": None}
-        return _evolve(state, changes), [{"type": "pass", "seat": seat}]
+        new = state.__dict__.copy()
+        new["turn"] = (seat + state.direction) % state.players
+        new["phase"] = PLAY
+        new["drawn"] = None
+        return _seal(new), [{"type": "pass", "seat": seat}]
 
     def _answer(
         self, state: ContrecarteState, seat: int, action: Action
@@ -519,21 +543,24 @@ class Contrecarte(BaseGame[ContrecarteState]):
         poser = state.poser
         assert poser is not None
         after = (seat + state.direction) % state.players
-        changes: dict[str, Any] = {"phase": PLAY, "poser": None, "plus4_legal": False}
+        new = state.__dict__.copy()
+        new["phase"] = PLAY
+        new["poser"] = None
+        new["plus4_legal"] = False
         events: list[Event]
         if kind == "accept":
             events = [{"type": "accept", "seat": seat}]
-            changes["turn"] = after
-            _give(state, changes, seat, 4, "+4", events)
+            new["turn"] = after
+            _give(new, seat, 4, "+4", events)
         elif not state.plus4_legal:
             events = [{"type": "contest", "seat": seat, "poser": poser, "verdict": "illegal"}]
             # the poser draws; the contester plays next, on the named colour
-            _give(state, changes, poser, 4, "contest", events)
+            _give(new, poser, 4, "contest", events)
         else:
             events = [{"type": "contest", "seat": seat, "poser": poser, "verdict": "legal"}]
-            changes["turn"] = after
-            _give(state, changes, seat, 6, "contest", events)
-        return _evolve(state, changes), events
+            new["turn"] = after
+            _give(new, seat, 6, "contest", events)
+        return _seal(new), events
 
     def _announce(
         self, state: ContrecarteState, seat: int, action: Action
@@ -544,8 +571,9 @@ class Contrecarte(BaseGame[ContrecarteState]):
             raise IllegalAction('you say "Carte !" only when you hold one card')
         if state.announced[seat]:
             raise IllegalAction('you have already said "Carte !"')
-        changes = {"announced": _with(state.announced, seat, True)}
-        return _evolve(state, changes), [{"type": "announce", "seat": seat}]
+        new = state.__dict__.copy()
+        new["announced"] = _with(state.announced, seat, True)
+        return _seal(new), [{"type": "announce", "seat": seat}]
 
     def _catch(
         self, state: ContrecarteState, seat: int, action: Action
@@ -561,9 +589,9 @@ class Contrecarte(BaseGame[ContrecarteState]):
             raise IllegalAction(f"seat {target} does not hold exactly one card")
         caught = not state.announced[target]
         events: list[Event] = [{"type": "catch", "seat": seat, "target": target, "caught": caught}]
-        changes: dict[str, Any] = {}
-        _give(state, changes, target if caught else seat, 2, "catch", events)
-        return _evolve(state, changes), events
+        new = state.__dict__.copy()
+        _give(new, target if caught else seat, 2, "catch", events)
+        return _seal(new), events
 
     # -- the table's move -----------------------------------------------------------------------
 
@@ -611,42 +639,38 @@ def _add_plays(out: list[Action], card: str, last: bool) -> None:
 
 
 def _give(
-    state: ContrecarteState,
-    changes: dict[str, Any],
-    seat: int,
-    count: int,
-    reason: str,
-    events: list[Event],
+    new: dict[str, Any], seat: int, count: int, reason: str, events: list[Event]
 ) -> tuple[str, ...]:
     """``seat`` draws ``count`` cards, reshuffling the discard (all but its top) into the stock
-    when it runs out; fewer when nothing is left. Works on ``state`` as already changed by
-    ``changes`` (hands, discard, announced), adds its own changes there and appends the events."""
-    stock = state.stock
+    when it runs out; fewer when nothing is left. Works on the draft ``new`` of the next state
+    (as already changed: hands, discard, announced), changes it and appends the events."""
+    stock = new["stock"]
     got = stock[:count]
     if len(got) == count:
-        changes["stock"] = stock[count:]
+        new["stock"] = stock[count:]
     else:
         stock = ()
-        discard = changes.get("discard", state.discard)
+        discard = new["discard"]
         if len(discard) > 1:
-            fresh = shuffled(discard[:-1], state.seed, "reshuffle", state.reshuffles)
-            changes["reshuffles"] = state.reshuffles + 1
-            changes["discard"] = discard[-1:]
+            reshuffles = new["reshuffles"]
+            fresh = shuffled(discard[:-1], new["seed"], "reshuffle", reshuffles)
+            new["reshuffles"] = reshuffles + 1
+            new["discard"] = discard[-1:]
             events.append({"type": "reshuffle", "seat": seat, "count": len(fresh)})
             need = count - len(got)
             got += tuple(fresh[:need])
             stock = tuple(fresh[need:])
-        changes["stock"] = stock
+        new["stock"] = stock
     events.append({"type": "draw", "seat": seat, "count": len(got), "reason": reason})
     if got:
         events.append(
             {"type": "draw", "seat": seat, "cards": list(got), "reason": reason, "to": [seat]}
         )
-        hands = changes.get("hands", state.hands)
-        changes["hands"] = _with(hands, seat, hands[seat] + got)
-        announced = changes.get("announced", state.announced)
+        hands = new["hands"]
+        new["hands"] = _with(hands, seat, hands[seat] + got)
+        announced = new["announced"]
         if announced[seat]:
-            changes["announced"] = _with(announced, seat, False)
+            new["announced"] = _with(announced, seat, False)
     return got
 
 
