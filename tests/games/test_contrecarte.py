@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 import pytest
@@ -103,6 +103,20 @@ def test_a_rematch_dealer_deals_from_the_seat_after_and_that_seat_plays_first() 
     state, _ = act(state, 1, "draw")  # B5 fits: seat 1 may still play it
     state, _ = act(state, 1, "pass")
     assert GAME.to_act(state) == (2,)
+
+
+def test_states_built_without_the_constructor_hold_exactly_the_dataclass_fields() -> None:
+    # the engine builds its states from dicts of fields (for speed): a field missing, extra or
+    # misspelt there would escape the type checker
+    names = [f.name for f in fields(ContrecarteState)]
+    state = GAME.new(players=3, seed=4)
+    while not GAME.is_over(state):
+        assert list(vars(state)) == names
+        assert ContrecarteState(**vars(state)) == state
+        seat = GAME.to_act(state)[0]
+        state = GAME.apply(state, seat, GAME.auto_action(state, seat))[0]
+    assert list(vars(state)) == names
+    assert GAME.from_json(GAME.to_json(state)) == state
 
 
 def test_first_turned_card_is_never_special() -> None:

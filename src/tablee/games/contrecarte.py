@@ -119,11 +119,15 @@ ALL_CARDS = frozenset(_DECK)
 #: card -> colour ("" for W/W+4) and card -> face, parsed once
 COLOR: dict[str, str] = {c: parse_contrecarte(c).color for c in ALL_CARDS}
 FACE: dict[str, str] = {c: parse_contrecarte(c).face for c in ALL_CARDS}
-#: (colour in force, face of the top card) -> the cards that may be played on it
-FITS: dict[tuple[str, str], frozenset[str]] = {
+_FITS_FACE = {
     (col, face): frozenset(c for c in ALL_CARDS if c in WILDS or COLOR[c] == col or FACE[c] == face)
     for col in COLORS
     for face in {*FACE.values()}
+}
+#: (colour in force, top card) -> the cards that may be played on it (the sets are shared
+#: between top cards of one face: keyed by the card itself, a move spares a look-up of its face)
+FITS: dict[tuple[str, str], frozenset[str]] = {
+    (col, top): _FITS_FACE[col, FACE[top]] for col in COLORS for top in ALL_CARDS
 }
 #: the cards that only pass the turn on (numbers and W): most plays, told apart in one look-up
 _NO_EFFECT = frozenset(c for c in ALL_CARDS if FACE[c] in NUMBERS or c == WILD)
@@ -175,10 +179,10 @@ _set = object.__setattr__
 
 def _unshared(state: ContrecarteState) -> ContrecarteState:
     """``state`` with fields in a dict of its own. A dataclass instance built by ``__init__``
-    keeps its fields the way CPython shares them between instances of a class (a split dict),
-    and so do the copies of that dict: reading a field of such a state is not specialised by the
-    interpreter and costs about three times a read from a plain dict. The first state of a game
-    is made plain here, and the drafts copied from it stay plain."""
+    (as ``from_json`` does) keeps its fields the way CPython shares them between instances of a
+    class (a split dict), and so do the copies of that dict: reading a field of such a state is
+    not specialised by the interpreter and costs about three times a read from a plain dict.
+    The drafts copied from a plain dict stay plain."""
     return _seal(dict(state.__dict__))
 
 
@@ -236,25 +240,28 @@ class Contrecarte(BaseGame[ContrecarteState]):
             attempt += 1
             stock = shuffled(stock, seed, "turn", attempt)
         top = stock[0]
-        state = ContrecarteState(
-            players=players,
-            seed=seed,
-            dealer=dealer,
-            hands=hands,
-            stock=tuple(stock[1:]),
-            discard=(top,),
-            color=COLOR[top],
-            direction=1,
-            turn=first,
-            phase=PLAY,
-            drawn=None,
-            poser=None,
-            plus4_legal=False,
-            announced=(False,) * players,
-            reshuffles=0,
-            winner=None,
+        # sealed like the states that follow (see _seal): the frozen dataclass's __init__ would
+        # cost a tenth of the deal, and its instance would keep its fields in a split dict
+        return _seal(
+            {
+                "players": players,
+                "seed": seed,
+                "dealer": dealer,
+                "hands": hands,
+                "stock": tuple(stock[1:]),
+                "discard": (top,),
+                "color": COLOR[top],
+                "direction": 1,
+                "turn": first,
+                "phase": PLAY,
+                "drawn": None,
+                "poser": None,
+                "plus4_legal": False,
+                "announced": (False,) * players,
+                "reshuffles": 0,
+                "winner": None,
+            }
         )
-        return _unshared(state)
 
     def from_json(self, data: Mapping[str, Any]) -> ContrecarteState:
         return _unshared(super().from_json(data))
@@ -326,7 +333,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
             if phase is PLAY:
                 # the fitting cards picked in C, each once (a hand may hold two copies)
                 playable = dict.fromkeys(
-                    filter(FITS[state.color, FACE[state.discard[-1]]].__contains__, hand)
+                    filter(FITS[state.color, state.discard[-1]].__contains__, hand)
                 )
                 if len(hand) == 2:
                     for c in playable:
@@ -393,10 +400,14 @@ class Contrecarte(BaseGame[ContrecarteState]):
         card = action.get("card")
         if card.__class__ is not str or card not in COLOR:
             raise IllegalAction(f"not a Contrecarte card: {card!r}", "bad_action")
-        named = action.get("color")
-        announce = action.get("announce")
-        if len(action) != 2 + ("color" in action) + ("announce" in action):
-            raise IllegalAction("a play has only 'card', 'color' and 'announce'", "bad_action")
+        if len(action) == 2:
+            # "type" and "card" only: the usual play
+            named = announce = None
+        else:
+            named = action.get("color")
+            announce = action.get("announce")
+            if len(action) != 2 + ("color" in action) + ("announce" in action):
+                raise IllegalAction("a play has only 'card', 'color' and 'announce'", "bad_action")
         wild = card in WILDS
         if wild:
             if named.__class__ is not str or named not in _COLOR_SET:
@@ -419,7 +430,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
         discard = state.discard
         top = discard[-1]
         color = state.color
-        if card not in FITS[color, FACE[top]]:
+        if card not in FITS[color, top]:
             raise IllegalAction(
                 f"{card} does not go on {top}: play a {_COLOR_NAME[color]} card,"
                 f" a {FACE[top]}, a W or a W+4"
@@ -439,8 +450,9 @@ class Contrecarte(BaseGame[ContrecarteState]):
         new["hands"] = _with(state.hands, seat, rest)
         new["discard"] = discard + (card,)  # noqa: RUF005 -- concatenation is the faster here
         new["color"] = named if wild else COLOR[card]
-        new["phase"] = PLAY
-        new["drawn"] = None
+        if phase is DRAWN:
+            new["phase"] = PLAY
+            new["drawn"] = None
         said = announce is True
         if state.announced[seat] != said:
             new["announced"] = _with(state.announced, seat, said)
@@ -506,7 +518,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
         new = state.__dict__.copy()
         got = _give(new, seat, 1, "turn", events)
         # the top card is the same before and after a reshuffle, which keeps it
-        if got and got[0] in FITS[state.color, FACE[state.discard[-1]]]:
+        if got and got[0] in FITS[state.color, state.discard[-1]]:
             new["phase"] = DRAWN
             new["drawn"] = got[0]
         else:
@@ -603,7 +615,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
         if seat == state.turn:
             if phase is CONTEST:
                 return {"type": "accept"}
-            fits = FITS[state.color, FACE[state.discard[-1]]]
+            fits = FITS[state.color, state.discard[-1]]
             if phase is DRAWN:
                 drawn = state.drawn
                 assert drawn is not None
