@@ -447,7 +447,9 @@ class Contrecarte(BaseGame[ContrecarteState]):
             event["announce"] = True
         events = [event]
         new = state.__dict__.copy()
-        new["hands"] = _with(state.hands, seat, rest)
+        hands = list(state.hands)  # _with, spelled out on the one path every play takes
+        hands[seat] = rest
+        new["hands"] = tuple(hands)
         new["discard"] = discard + (card,)  # noqa: RUF005 -- concatenation is the faster here
         new["color"] = named if wild else COLOR[card]
         if phase is DRAWN:
