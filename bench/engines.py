@@ -11,16 +11,17 @@ would. Figures are the median of several runs of a fixed duration, in CPU time o
 - ``auto moves/s``: moves per second when ``auto_action`` (the table's timeout move) decides.
 
 When ``rlcard`` is installed (``pip install -e '.[bench]'``), RLCard's UNO (4 players, random legal
-actions through its own ``get_legal_actions``/``step``) is measured the same way in the same run,
-and the Contrecarte/UNO ratios are printed. The two games do not last alike: UNO as RLCard plays
-it draws only when nothing fits and plays a fitting drawn card at once, where Contrecarte lets a
-player draw at will, pass, bluff a +4 and catch a forgotten "Carte !". So the bench also plays
-Contrecarte with RLCard's policy ("contrecarte/uno-policy": a random fitting card, drawing only
-when none fits, a fitting drawn card played, a +4 accepted), still through ``legal_actions`` and
-``apply``, which compares the engines on games of the same kind. Last, the same random-playout
-loop is run around an engine that costs nothing (``Weightless``) for games as long as random
-Contrecarte's: the most playouts/s any engine could reach behind this API in this interpreter,
-printed as a ratio to UNO's ("ceiling").
+actions through its own ``get_legal_actions``/``step``) is measured the same way, turn about with
+the Contrecarte figures run by run (so that a change of the machine's load falls on both); the
+Contrecarte/UNO ratios printed are the medians of the per-run ratios. The two games do not last
+alike: UNO as RLCard plays it draws only when nothing fits and plays a fitting drawn card at
+once, where Contrecarte lets a player draw at will, pass, bluff a +4 and catch a forgotten
+"Carte !". So the bench also plays Contrecarte with RLCard's policy ("contrecarte/uno-policy": a
+random fitting card, drawing only when none fits, a fitting drawn card played, a +4 accepted),
+still through ``legal_actions`` and ``apply``, which compares the engines on games of the same
+kind. Last, the same random-playout loop is run around an engine that costs nothing
+(``Weightless``) for games as long as random Contrecarte's: the most playouts/s any engine could
+reach behind this API in this interpreter, printed as a ratio to UNO's ("ceiling").
 """
 
 from __future__ import annotations
@@ -208,26 +209,40 @@ def breakdown(players: int, games: int) -> None:
     print(f"rlcard uno, 4 seats, {uno_moves / games:.1f} moves/game: {spent:.0f} us/game")
 
 
-def measure(run: Runner, seconds: float, runs: int) -> dict[str, float]:
-    """Median playouts/s and moves/s over ``runs`` runs of about ``seconds`` CPU seconds."""
-    per_game, per_move, lengths = [], [], []
-    seed = 0
-    run(seed)  # warm-up: imports, caches
-    for _ in range(runs):
-        games = moves = 0
-        start = time.process_time()
-        while (elapsed := time.process_time() - start) < seconds:
-            seed += 1
-            moves += run(seed)
-            games += 1
-        per_game.append(games / elapsed)
-        per_move.append(moves / elapsed)
-        lengths.append(moves / games)
-    return {
-        "playouts": statistics.median(per_game),
-        "moves": statistics.median(per_move),
-        "length": statistics.mean(lengths),
+Figures = dict[str, list[float]]  # "playouts", "moves", "length": one value per run
+
+
+def measure_group(runners: dict[str, Runner], seconds: float, runs: int) -> dict[str, Figures]:
+    """Playouts/s, moves/s and game length of each runner over ``runs`` runs of about
+    ``seconds`` CPU seconds each. The runners take turns run by run, so that a change of the
+    machine's load during the measure falls on all of them alike (the ratios are per run)."""
+    out: dict[str, Figures] = {
+        name: {"playouts": [], "moves": [], "length": []} for name in runners
     }
+    seed = 0
+    for run in runners.values():
+        run(seed)  # warm-up: imports, caches
+    for _ in range(runs):
+        for name, run in runners.items():
+            games = moves = 0
+            start = time.process_time()
+            while (elapsed := time.process_time() - start) < seconds:
+                seed += 1
+                moves += run(seed)
+                games += 1
+            out[name]["playouts"].append(games / elapsed)
+            out[name]["moves"].append(moves / elapsed)
+            out[name]["length"].append(moves / games)
+    return out
+
+
+def median(figures: Figures) -> dict[str, float]:
+    return {key: statistics.median(values) for key, values in figures.items()}
+
+
+def ratio(ours: Figures, peer: Figures, key: str) -> float:
+    """The median over runs of ours/peer, each run's pair measured back to back."""
+    return statistics.median(a / b for a, b in zip(ours[key], peer[key], strict=True))
 
 
 def default_players(game: Game) -> int:
@@ -259,38 +274,58 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     rows: list[tuple[str, int, dict[str, float], float | None]] = []
+    measured: dict[str, Figures] = {}
 
-    def row(name: str, players: int, runner: Runner, auto: Runner | None) -> dict[str, float]:
-        figures = measure(runner, args.seconds, args.runs)
-        auto_moves = None if auto is None else measure(auto, args.seconds, args.runs)["moves"]
-        rows.append((name, players, figures, auto_moves))
-        print(f"  measured {name}", flush=True)
-        return figures
+    def group(
+        runners: dict[str, Runner], players: dict[str, int], autos: dict[str, Runner]
+    ) -> None:
+        figures = measure_group(runners, args.seconds, args.runs)
+        for name, f in figures.items():
+            auto = autos.get(name)
+            auto_moves = None
+            if auto is not None:
+                auto_moves = median(measure_group({name: auto}, args.seconds, args.runs)[name])
+            rows.append(
+                (
+                    name,
+                    players[name],
+                    median(f),
+                    None if auto_moves is None else auto_moves["moves"],
+                )
+            )
+            measured[name] = f
+            print(f"  measured {name}", flush=True)
 
-    results: dict[str, dict[str, float]] = {}
+    uno: Runner | None = None
+    if not args.no_rlcard:
+        try:
+            uno = rlcard_uno_playout(4)
+        except ImportError:
+            print("  rlcard is not installed: pip install -e '.[bench]' to compare with its UNO")
+    weightless = ""
     for name in [g for g in args.games.split(",") if g]:
         game = get_game(name)
         n = args.players or default_players(game)
         if not game.min_players <= n <= game.max_players:
             n = default_players(game)
-        auto = None if args.no_auto else auto_playout(game, n)
-        results[name] = row(name, n, random_playout(game, n), auto)
+        autos = {} if args.no_auto else {name: auto_playout(game, n)}
+        runners = {name: random_playout(game, n)}
+        seats = {name: n}
         if name == "contrecarte":
-            results["uno-policy"] = row(
-                "contrecarte/uno-policy", n, uno_policy_playout(game, n), None
-            )
-            # the same loop around an engine that costs nothing, for games of the same length
-            length = round(results[name]["length"])
-            results["weightless"] = row(
-                f"no engine, {length} moves", n, random_playout(Weightless(length), n), None
-            )
-
-    uno: dict[str, float] | None = None
-    if not args.no_rlcard:
-        try:
-            uno = row("rlcard uno", 4, rlcard_uno_playout(4), None)
-        except ImportError:
-            print("  rlcard is not installed: pip install -e '.[bench]' to compare with its UNO")
+            # measured together, run by run: the UNO-style games, the same playout loop around
+            # an engine that costs nothing for games as long as random ones, and RLCard's UNO
+            runners["contrecarte/uno-policy"] = uno_policy_playout(game, n)
+            # (the mean length over a fixed set of seeds: the lengths vary widely)
+            length = round(statistics.mean(runners[name](-s) for s in range(1, 201)))
+            weightless = f"no engine, {length} moves"
+            runners[weightless] = random_playout(Weightless(length), n)
+            if uno is not None:
+                runners["rlcard uno"] = uno
+                uno = None
+            seats |= dict.fromkeys(runners, n) | {"rlcard uno": 4}
+        group(runners, seats, autos)
+    if uno is not None:
+        group({"rlcard uno": uno}, {"rlcard uno": 4}, {})
 
     print()
     head = f"{'game':24} {'seats':>5} {'playouts/s':>11} {'moves/game':>11} {'moves/s':>10}"
@@ -301,20 +336,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:24} {players:>5} {fmt(f['playouts']):>11} {fmt(f['length']):>11}"
             f" {fmt(f['moves']):>10} {fmt(auto_moves):>13}"
         )
-    if uno is not None and "contrecarte" in results:
+    if "rlcard uno" in measured and "contrecarte" in measured:
+        peer = measured["rlcard uno"]
         print()
-        for label, key in (("random", "contrecarte"), ("uno-policy", "uno-policy")):
-            ours = results[key]
-            playouts = ours["playouts"] / uno["playouts"]
-            moves = ours["moves"] / uno["moves"]
+        for label, key in (("random", "contrecarte"), ("uno-policy", "contrecarte/uno-policy")):
             print(
                 f"contrecarte ({label}) / rlcard uno:"
-                f" playouts/s x{playouts:.2f}, moves/s x{moves:.2f}"
+                f" playouts/s x{ratio(measured[key], peer, 'playouts'):.2f},"
+                f" moves/s x{ratio(measured[key], peer, 'moves'):.2f}"
             )
-        ceiling = results["weightless"]["playouts"] / uno["playouts"]
         print(
-            f"ceiling for random Contrecarte games, an engine costing nothing / rlcard uno:"
-            f" playouts/s x{ceiling:.2f}"
+            "ceiling for random Contrecarte games, an engine costing nothing / rlcard uno:"
+            f" playouts/s x{ratio(measured[weightless], peer, 'playouts'):.2f}"
         )
     return 0
 
