@@ -27,6 +27,7 @@ reach behind this API in this interpreter, printed as a ratio to UNO's ("ceiling
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import time
@@ -194,19 +195,23 @@ def breakdown(players: int, games: int) -> None:
     legal = clock(legal_only)
     apply = clock(apply_only)
     policy = clock(legal_and_policy) - legal
-    playout = uno_policy_playout(game, players)
-    whole = clock(lambda: [playout(s) for s in range(games)])
+    # the whole playouts, turn about with RLCard's UNO when it is installed (the load changes)
+    runners = {"contrecarte": uno_policy_playout(game, players)}
+    with contextlib.suppress(ImportError):
+        runners["rlcard uno"] = rlcard_uno_playout(4)
+    figures = measure_group(runners, 0.5, 5)
+    whole = 1e6 / statistics.median(figures["contrecarte"]["playouts"])
     print(f"contrecarte UNO-style, {players} seats, {moves / games:.1f} moves/game, us/game:")
     print(f"  new {deal:.0f}  legal_actions {legal:.0f}  apply {apply:.0f}  policy {policy:.0f}")
     print(f"  whole playout {whole:.0f} ({whole / (moves / games):.2f} us/move)")
-    try:
-        uno = rlcard_uno_playout(4)
-    except ImportError:
-        return
-    start = time.process_time()
-    uno_moves = sum(uno(s) for s in range(games))
-    spent = (time.process_time() - start) / games * 1e6
-    print(f"rlcard uno, 4 seats, {uno_moves / games:.1f} moves/game: {spent:.0f} us/game")
+    if "rlcard uno" in figures:
+        uno = figures["rlcard uno"]
+        print(
+            f"rlcard uno, 4 seats, {statistics.mean(uno['length']):.1f} moves/game:"
+            f" {1e6 / statistics.median(uno['playouts']):.0f} us/game"
+            f" (contrecarte's playouts/s x{ratio(figures['contrecarte'], uno, 'playouts'):.2f},"
+            " runs turn about)"
+        )
 
 
 Figures = dict[str, list[float]]  # "playouts", "moves", "length": one value per run
