@@ -168,3 +168,113 @@ def auto_playout(game: Game, players: int, seed: int) -> Any:
         seat = next(s for s in game.to_act(state) if game.legal_actions(state, s))
         state, _ = game.apply(state, seat, game.auto_action(state, seat))
     raise AssertionError(f"{game.name} played by auto_action did not end in {MAX_STEPS} steps")
+
+
+# -- decisions that depend only on what the deciding seat may know --------------------------------
+
+
+def relabelled(game: Game, state: Any, seat: int, rnd: random.Random) -> Any:
+    """``state`` with the cards hidden from ``seat`` shuffled among the places they lie in: their
+    names permuted everywhere in the state (dict keys included, so that whatever the state records
+    about a card stays with the place it lies in), each name only with names dealt as many times
+    (Contrecarte's single zeros stay single). Every place hidden from ``seat`` keeps its size.
+    Not always a state the rules could reach (a card may land in a hand known to be void in its
+    suit, a cached fact such as who holds the belote may no longer match the hands): the seat's
+    decisions must not change either way, since a function of what the seat knows cannot tell.
+    The seat may still tell the two apart where the rules show something of a hidden card (a
+    tarot écart shows its trumps): ``twin_unseen`` keeps only twins the seat sees alike."""
+    secret = game.hidden(state, seat)
+    copies = Counter(c for c in game.cards(state) if c in secret)
+    mapping: dict[str, str] = {}
+    by_count: dict[int, list[str]] = {}
+    for card, k in sorted(copies.items()):
+        by_count.setdefault(k, []).append(card)
+    for names in by_count.values():
+        shuffled_names = names[:]
+        rnd.shuffle(shuffled_names)
+        mapping.update(zip(names, shuffled_names, strict=True))
+
+    def swap(obj: Any) -> Any:
+        if isinstance(obj, str):
+            return mapping.get(obj, obj)
+        if isinstance(obj, list):
+            return [swap(x) for x in obj]
+        if isinstance(obj, dict):
+            return {mapping.get(k, k): swap(v) for k, v in obj.items()}
+        return obj
+
+    return game.from_json(swap(game.to_json(state)))
+
+
+def twin_unseen(
+    game: Game, state: Any, seat: int, rnd: random.Random, attempts: int = 20
+) -> Any | None:
+    """A ``relabelled`` twin of ``state`` whose view for ``seat`` is the same, if one of
+    ``attempts`` is."""
+    view = game.view(state, seat)
+    for _ in range(attempts):
+        twin = relabelled(game, state, seat, rnd)
+        if game.view(twin, seat) == view:
+            return twin
+    return None
+
+
+def decision_tries(game: Game, state: Any, players: int, options: dict[str, Any]) -> list[Any]:
+    """Actions to put to a seat: every seat's legal actions, and each one naming a card with every
+    card of the deck instead (most of them refused, each with its reason)."""
+    tries: list[Any] = []
+    seen: set[str] = set()
+
+    def add(action: Any) -> None:
+        key = json.dumps(action, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            tries.append(action)
+
+    deck = sorted(set(game.deck(players, options)))
+    for s in range(players):
+        for action in game.legal_actions(state, s):
+            add(action)
+            if "card" in action:
+                for card in deck:
+                    add(dict(action, card=card))
+    return tries
+
+
+def decisions(game: Game, state: Any, seat: int, tries: list[Any]) -> dict[str, Any]:
+    """What ``seat`` is told when it decides: its legal actions, the move the table makes for it on
+    a timeout, and the answer (accepted, or the refusal's code and reason) to each of ``tries``."""
+
+    def answer(call: Any) -> Any:
+        try:
+            return call()
+        except IllegalAction as exc:
+            return ["refused", exc.code, str(exc)]
+
+    legal = game.legal_actions(state, seat)
+    out: dict[str, Any] = {"legal": legal}
+    out["auto"] = answer(lambda: game.auto_action(state, seat)) if legal else None
+    out["answers"] = [
+        "accepted" if a in legal else answer(lambda a=a: game.apply(state, seat, a) and "accepted")
+        for a in tries
+    ]
+    return out
+
+
+def check_decisions_secret(
+    game: Game, state: Any, twin: Any, seat: int, tries: list[Any]
+) -> None:
+    """``twin`` differs from ``state`` only in what ``seat`` may not know, and the seat sees the
+    same view of both: it must get the same legal actions, timeout move and refusals."""
+    assert game.view(twin, seat) == game.view(state, seat), "the seat can tell the twins apart"
+    a, b = decisions(game, state, seat, tries), decisions(game, twin, seat, tries)
+    for key in ("legal", "auto"):
+        assert a[key] == b[key], (
+            f"{game.name}: seat {seat}'s {key} depends on what it cannot know:"
+            f" {a[key]!r} / {b[key]!r}"
+        )
+    for action, x, y in zip(tries, a["answers"], b["answers"], strict=True):
+        assert x == y, (
+            f"{game.name}: the answer to seat {seat}'s {action!r} depends on what it cannot"
+            f" know: {x!r} / {y!r}"
+        )
