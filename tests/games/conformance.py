@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from tablee import bots
 from tablee.engine import Game, IllegalAction, replay, visible_events
 from tablee.engine.secrecy import leaks
 
@@ -243,7 +244,8 @@ def decision_tries(game: Game, state: Any, players: int, options: dict[str, Any]
 
 def decisions(game: Game, state: Any, seat: int, tries: list[Any]) -> dict[str, Any]:
     """What ``seat`` is told when it decides: its legal actions, the move the table makes for it on
-    a timeout, and the answer (accepted, or the refusal's code and reason) to each of ``tries``."""
+    a timeout (and a bot in its seat), and the answer (accepted, or the refusal's code and
+    reason) to each of ``tries``."""
 
     def answer(call: Any) -> Any:
         try:
@@ -254,6 +256,8 @@ def decisions(game: Game, state: Any, seat: int, tries: list[Any]) -> dict[str, 
     legal = game.legal_actions(state, seat)
     out: dict[str, Any] = {"legal": legal}
     out["auto"] = answer(lambda: game.auto_action(state, seat)) if legal else None
+    # a bot seat's move (its own bidding from its view, else the timeout move)
+    out["bot"] = answer(lambda: bots.play(game, state, seat)) if legal else None
     out["answers"] = [
         "accepted" if a in legal else answer(lambda a=a: game.apply(state, seat, a) and "accepted")
         for a in tries
@@ -268,7 +272,7 @@ def check_decisions_secret(
     same view of both: it must get the same legal actions, timeout move and refusals."""
     assert game.view(twin, seat) == game.view(state, seat), "the seat can tell the twins apart"
     a, b = decisions(game, state, seat, tries), decisions(game, twin, seat, tries)
-    for key in ("legal", "auto"):
+    for key in ("legal", "auto", "bot"):
         assert a[key] == b[key], (
             f"{game.name}: seat {seat}'s {key} depends on what it cannot know:"
             f" {a[key]!r} / {b[key]!r}"

@@ -132,13 +132,21 @@ def ids(case: tuple[str, int, dict[str, Any]]) -> str:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[ids(c) for c in CASES])
-def test_a_seat_decides_only_with_what_it_may_know(case: tuple[str, int, dict[str, Any]]) -> None:
+def test_a_seat_decides_only_with_what_it_may_know(
+    case: tuple[str, int, dict[str, Any]], playouts: int | None
+) -> None:
+    """One game per case; ``--playouts N`` samples N games."""
     name, n, options = case
     game = get_game(name)
     rnd = random.Random(n)
     extra = SECRET_TWINS.get(name)
     checked = missed = 0
-    for state in sampled_states(game, n, 100 + n, options):
+    states = [
+        state
+        for k in range(playouts or 1)
+        for state in sampled_states(game, n, 100 * k + n, options)
+    ]
+    for state in states:
         tries = decision_tries(game, state, n, game.normalize_options(options))
         for seat in range(n):
             twins = [twin_unseen(game, state, seat, rnd)]
