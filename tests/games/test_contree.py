@@ -163,6 +163,19 @@ def test_timeout_in_the_surcontre_window_declines() -> None:
     assert state.contract.coinche == 2
 
 
+def test_timeout_never_contres_nor_surcontres_for_a_seat_not_waited_on() -> None:
+    state = act(GAME.new(4, seed=2), 0, bid(80, "H"))
+    assert {"type": "contre"} in GAME.legal_actions(state, 3)
+    with pytest.raises(IllegalAction) as refusal:
+        GAME.auto_action(state, 3)
+    assert refusal.value.code == "not_your_turn"
+    state = act(state, 1, {"type": "contre"})
+    assert GAME.legal_actions(state, 2) == [{"type": "surcontre"}]
+    with pytest.raises(IllegalAction) as refusal:
+        GAME.auto_action(state, 2)
+    assert refusal.value.code == "not_your_turn"
+
+
 def test_timeout_bids_80_with_a_clearly_strong_hand_else_passes() -> None:
     strong = GAME.new(4, deck=stacked_deck(ALL_TRUMPS))
     assert GAME.auto_action(strong, 0) == bid(80, "H")

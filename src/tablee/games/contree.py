@@ -255,11 +255,15 @@ class Contree(BeloteFamily):
         )
 
     def _auto_bid(self, state: BeloteState, seat: int, legal: list[Action]) -> Action:
+        if seat not in self.to_act(state):
+            # a seat's only moves out of turn are a contre or a surcontre: the player's choices,
+            # never made for them
+            raise IllegalAction(
+                "the table moves only for the seat it waits on: it never contres nor surcontres",
+                "not_your_turn",
+            )
         if state.phase is Phase.SURCONTRE:
-            decline = {"type": "decline"}
-            return decline if decline in legal else legal[0]
-        if seat != state.turn:
-            return legal[0]
+            return {"type": "decline"}
         if state.contract is None:
             suit = strong_suit(state.hands[seat], SUITS)
             if suit is not None:
