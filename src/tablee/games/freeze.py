@@ -840,12 +840,13 @@ class Freeze(BaseGame[FreezeState]):
         own = list(_positions(lay))
         mine = [(lay[li][sl], li, sl) for li, sl in own]
         # a known line of a kind counts 0: replacing or swapping away one of its cards only adds
+        # (the ranks are read only once every card of the line is known to the seat)
         zero = {
             li
             for li, row in enumerate(lay)
             if len(row) >= 2
-            and len({c[0] for c in row}) == 1
             and all(knows(state.known[c], seat) for c in row)
+            and len({c[0] for c in row}) == 1
         }
         known = [
             (value(c), li, sl)

@@ -797,9 +797,9 @@ class Yaniv(BaseGame[YanivState]):
 
 def _sure_assaf(state: YanivState, seat: int, mine: int) -> bool:
     """Another hand is wholly known (each card taken from the discard) and worth ``mine`` or
-    less."""
+    less. Read from the public ``known`` cards only: the table plays in the seat's name."""
     return any(
-        s != seat and len(hand) == len(state.known[s]) and hand_value(hand) <= mine
+        s != seat and len(hand) == len(state.known[s]) and hand_value(state.known[s]) <= mine
         for s, hand in enumerate(state.hands)
     )
 
