@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -18,6 +18,7 @@ from tablee.engine import (
 from tablee.engine.options import OptionSet
 from tablee.engine.secrecy import leaks
 from tablee.engine.serial import from_jsonable, to_jsonable
+from tablee.engine.state import evolve, plain
 
 
 def test_unknown_game_lists_the_known_ones() -> None:
@@ -133,3 +134,31 @@ def test_first_dealer_is_an_option_of_every_game_checked_against_the_seats() -> 
             with pytest.raises(InvalidOptions) as err:
                 game.new(n, {"first_dealer": bad})
             assert err.value.field == "first_dealer", (name, bad)
+
+
+@dataclass(frozen=True)
+class _Point:
+    x: int
+    y: int
+    tags: tuple[str, ...] = ()
+
+
+def test_evolve_is_replace_and_leaves_the_original_alone() -> None:
+    p = _Point(1, 2, ("a",))
+    q = evolve(p, y=5)
+    assert q == replace(p, y=5) and type(q) is _Point
+    assert p == _Point(1, 2, ("a",))
+    assert list(vars(q)) == ["x", "y", "tags"]
+    assert evolve(p) == p and evolve(p) is not p
+
+
+def test_evolve_refuses_an_unknown_field() -> None:
+    with pytest.raises(AssertionError, match="unknown fields"):
+        evolve(_Point(1, 2), z=3)
+
+
+def test_plain_keeps_the_fields_and_their_order() -> None:
+    p = _Point(1, 2, ("a",))
+    q = plain(p)
+    assert q == p and q is not p and list(vars(q)) == ["x", "y", "tags"]
+    assert evolve(q, x=0) == _Point(0, 2, ("a",))

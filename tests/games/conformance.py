@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import fields
 from typing import Any
 
 from tablee import bots
@@ -34,6 +35,16 @@ def check_views(
         assert not leaked, f"view of seat {seat} leaks {sorted(leaked)}"
         leaked = leaks(visible_events(events or [], seat), secret)
         assert not leaked, f"events for seat {seat} leak {sorted(leaked)}"
+
+
+def check_fields(state: Any) -> None:
+    """The state holds exactly its dataclass's fields, in order, and equals the state its
+    constructor builds from them. The engine makes states without the constructor (``evolve``,
+    a dict of fields sealed): a field missing, extra or misspelt there escapes the type checker
+    and the dataclass's ``==``."""
+    names = [f.name for f in fields(state)]
+    assert list(vars(state)) == names, f"fields {list(vars(state))}, not {names}"
+    assert type(state)(**vars(state)) == state, "not the state the constructor builds"
 
 
 def copy_of(game: Game, state: Any) -> Any:
@@ -120,6 +131,8 @@ def playout(
         assert Counter(game.cards(state)) == deck, f"cards not conserved at step {step}"
         restored = copy_of(game, state)
         assert restored == state, "state does not round-trip through JSON"
+        check_fields(state)
+        check_fields(restored)
         check_views(game, state, players, events)
         if game.is_over(state):
             assert game.to_act(state) == (), "to_act must be empty when the game is over"

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from tablee.engine import Game, get_game
+from tablee.engine.state import evolve
 from tablee.games import game_names
 
-from .conformance import auto_playout, check_refused, check_views, playout
+from .conformance import auto_playout, check_fields, check_refused, check_views, playout
 
 DEFAULT_PLAYOUTS = 3
 
@@ -136,3 +137,19 @@ def test_the_refusal_check_bites(name: str) -> None:
     check_refused(inner, state, 0, {"type": "frobnicate"})
     with pytest.raises(AssertionError, match="a refused action changed the state"):
         check_refused(_TamperingGame(inner), state, 0, {"type": "frobnicate"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_field_check_bites(name: str) -> None:
+    game = get_game(name)
+    state = game.new(players=game.min_players, options={}, seed=3)
+    check_fields(state)
+    extra = evolve(state)
+    extra.__dict__["sede"] = 3  # a misspelt field, unseen by ==
+    assert extra == state
+    with pytest.raises(AssertionError, match="fields"):
+        check_fields(extra)
+    missing = evolve(state)
+    del missing.__dict__["seed"]
+    with pytest.raises(AssertionError, match="fields"):
+        check_fields(missing)

@@ -26,6 +26,7 @@ from tablee.cards import CardError, check_deck, shuffled
 from .errors import IllegalAction, InvalidOptions
 from .options import OptionSet, OptionSpec
 from .serial import from_jsonable, to_jsonable
+from .state import plain
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -116,7 +117,8 @@ class BaseGame(ABC, Generic[S]):
             )
         # the hook gets the seat itself, the default resolved
         opts[FIRST_DEALER] = dealer
-        return self._new(players, opts, 0 if seed is None else seed, deck)
+        # plain: the states evolved from it keep their fields in plain dicts (see .state)
+        return plain(self._new(players, opts, 0 if seed is None else seed, deck))
 
     @abstractmethod
     def _new(
@@ -230,7 +232,8 @@ class BaseGame(ABC, Generic[S]):
         return data
 
     def from_json(self, data: Mapping[str, Any]) -> S:
-        return from_jsonable(self.state_type, data)
+        # built by the dataclass's __init__: plain, like the states of a game (see .state)
+        return plain(from_jsonable(self.state_type, data))
 
 
 def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:

@@ -32,13 +32,13 @@ from typing import Any
 
 from tablee.cards import SUITS, check_deck, deck_32, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction
+from tablee.engine.state import evolve
 
 from ._tricks import (
     BELOTE_PLAIN_ORDER,
     BELOTE_TRUMP_ORDER,
     Trick,
     belote_points,
-    evolve,
     french_suit,
     hand_events,
     last_trick_view,

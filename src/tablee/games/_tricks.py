@@ -7,24 +7,23 @@ which obligations its rules impose. Functions are pure and work on card strings.
 - ``playable``: the cards a hand may play to a trick under follow / trump / overtrump /
   undertrump / partner-is-master rules.
 - Belote/contrée card points and orders, and the plain-suit order used by barbu and motton.
-- What every trick game's state does the same way: ``evolve`` (the cheap ``replace``), the
-  finished ``Trick``, a card taken from a hand, a per-seat count raised, the views of the trick on
-  the table and of the last one, the ``hand`` events of a deal, and the checked ``card`` of a
-  play action.
+- What every trick game's state does the same way (the next state is the engine's ``evolve``
+  of the last): the finished ``Trick``, a card taken from a hand, a per-seat count raised, the
+  views of the trick on the table and of the last one, the ``hand`` events of a deal, and the
+  checked ``card`` of a play action.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from tablee.cards import CardError, parse_french
 from tablee.engine import Action, IllegalAction
 
 SuitOf = Callable[[str], str]
 Power = Callable[[str], int]
-T = TypeVar("T")
 
 #: weakest to strongest
 BELOTE_PLAIN_ORDER = "789JQKTA"
@@ -205,17 +204,6 @@ def refusal(
 
 
 # -- the state of a trick game ---------------------------------------------------------------------
-
-
-def evolve(obj: T, **changes: Any) -> T:
-    """``dataclasses.replace`` without its cost (it runs ``__init__``, one ``object.__setattr__``
-    per field, and was most of the time of a move): the instance's ``__dict__`` copied with the
-    changes. For the frozen state dataclasses of the games: no ``__post_init__``, no slots."""
-    assert changes.keys() <= obj.__dict__.keys(), f"unknown fields {set(changes)}"
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 @dataclass(frozen=True)

@@ -82,11 +82,11 @@ from typing import Any
 
 from tablee.cards import deck_52, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction, register
+from tablee.engine.state import evolve
 
 from ._tricks import (
     STANDARD_POWER,
     Trick,
-    evolve,
     french_card,
     french_suit,
     hand_events,

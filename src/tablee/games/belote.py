@@ -82,6 +82,7 @@ from typing import Any
 
 from tablee.cards import SUITS
 from tablee.engine import Action, Event, IllegalAction, OptionSpec, register
+from tablee.engine.state import evolve
 
 from ._belote_common import (
     PLAYERS,
@@ -93,7 +94,6 @@ from ._belote_common import (
     Phase,
     Tally,
     deal_packets,
-    evolve,
     stack_packets,
     strong_suit,
     team_of,

@@ -174,16 +174,9 @@ _set = object.__setattr__
 # dataclass's ``__init__`` goes through ``object.__setattr__`` once per field (microseconds per
 # move), a dict copy is one C-level operation, and the draft is at once the changed state that
 # helpers such as ``_give`` read. Only this module does it, with field names; the conformance
-# suite checks that every state round-trips through JSON to an equal state.
-
-
-def _unshared(state: ContrecarteState) -> ContrecarteState:
-    """``state`` with fields in a dict of its own. A dataclass instance built by ``__init__``
-    (as ``from_json`` does) keeps its fields the way CPython shares them between instances of a
-    class (a split dict), and so do the copies of that dict: reading a field of such a state is
-    not specialised by the interpreter and costs about three times a read from a plain dict.
-    The drafts copied from a plain dict stay plain."""
-    return _seal(dict(state.__dict__))
+# suite checks that every state round-trips through JSON to an equal state. The engine gives
+# every first state and every state read from JSON a plain dict of fields (see
+# ``tablee.engine.state``), and the drafts copied from a plain dict stay plain.
 
 
 def _seal(draft: dict[str, Any]) -> ContrecarteState:
@@ -241,7 +234,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
             stock = shuffled(stock, seed, "turn", attempt)
         top = stock[0]
         # sealed like the states that follow (see _seal): the frozen dataclass's __init__ would
-        # cost a tenth of the deal, and its instance would keep its fields in a split dict
+        # cost a tenth of the deal
         return _seal(
             {
                 "players": players,
@@ -262,9 +255,6 @@ class Contrecarte(BaseGame[ContrecarteState]):
                 "winner": None,
             }
         )
-
-    def from_json(self, data: Mapping[str, Any]) -> ContrecarteState:
-        return _unshared(super().from_json(data))
 
     # -- reading the state ----------------------------------------------------------------------
 

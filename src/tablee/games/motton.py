@@ -89,12 +89,12 @@ from typing import Any
 
 from tablee.cards import deck_52, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec, register
+from tablee.engine.state import evolve
 
 from ._tricks import (
     STANDARD_ORDER,
     STANDARD_POWER,
     Trick,
-    evolve,
     french_card,
     french_suit,
     hand_events,
