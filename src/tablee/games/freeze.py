@@ -116,7 +116,7 @@ Events (``to`` marks private ones; each private event has a public twin without 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -129,6 +129,7 @@ from tablee.engine import (
     OptionSpec,
     register,
 )
+from tablee.engine.state import evolve
 
 
 class Phase(StrEnum):
@@ -531,7 +532,7 @@ class Freeze(BaseGame[FreezeState]):
             {"type": "draw", "seat": seat},
             {"type": "draw", "seat": seat, "card": card, "to": [seat]},
         ]
-        new = replace(
+        new = evolve(
             state,
             phase=Phase.DRAWN,
             stock=stock[1:],
@@ -565,7 +566,7 @@ class Freeze(BaseGame[FreezeState]):
                 "discarded": old,
             }
         ]
-        new = replace(state, layouts=layouts, known=known, discard=discard)
+        new = evolve(state, layouts=layouts, known=known, discard=discard)
         return self._end_turn(new, events, OPEN)
 
     def _freeze(
@@ -575,7 +576,7 @@ class Freeze(BaseGame[FreezeState]):
         if state.frozen is not None:
             raise IllegalAction(f"seat {state.frozen} has already frozen this round")
         events: list[Event] = [{"type": "freeze", "seat": seat}]
-        return self._end_turn(replace(state, frozen=seat), events, CLOSED)
+        return self._end_turn(evolve(state, frozen=seat), events, CLOSED)
 
     def _pass(
         self, state: FreezeState, seat: int, action: Action
@@ -599,7 +600,7 @@ class Freeze(BaseGame[FreezeState]):
         reachable = {Phase.PEEK: own, Phase.SWAP: own and others}
         if power is not None and not reachable.get(power, others):
             power = None
-        new = replace(state, discard=(*state.discard, card), drawn=None)
+        new = evolve(state, discard=(*state.discard, card), drawn=None)
         events: list[Event] = [
             {
                 "type": "discard",
@@ -610,7 +611,7 @@ class Freeze(BaseGame[FreezeState]):
         ]
         if power is None:
             return self._end_turn(new, events, OPEN)
-        return replace(new, phase=power), events
+        return evolve(new, phase=power), events
 
     def _replace(
         self, state: FreezeState, seat: int, action: Action
@@ -622,7 +623,7 @@ class Freeze(BaseGame[FreezeState]):
         assert card is not None
         layouts = _put(state.layouts, seat, line, slot, card)
         known = _moved(state.known, old, card, 1 << seat)
-        new = replace(
+        new = evolve(
             state, layouts=layouts, known=known, discard=(*state.discard, old), drawn=None
         )
         events: list[Event] = [
@@ -639,7 +640,7 @@ class Freeze(BaseGame[FreezeState]):
         known = _learnt(state.known, card, 1 << seat)
         pub = {"type": "peek", "seat": seat, "line": line, "slot": slot}
         events: list[Event] = [pub, {**pub, "card": card, "to": [seat]}]
-        return self._end_turn(replace(state, known=known), events, OPEN)
+        return self._end_turn(evolve(state, known=known), events, OPEN)
 
     def _spy(
         self, state: FreezeState, seat: int, action: Action
@@ -650,9 +651,9 @@ class Freeze(BaseGame[FreezeState]):
         known = _learnt(state.known, card, 1 << seat)
         pub = {"type": "spy", "seat": seat, "target": t, "line": line, "slot": slot}
         events: list[Event] = [pub, {**pub, "card": card, "to": [seat]}]
-        new = replace(state, known=known)
+        new = evolve(state, known=known)
         if state.phase is Phase.KING_LOOK and any(state.layouts[seat]):
-            return replace(new, phase=Phase.KING_SWAP, look=(t, line, slot)), events
+            return evolve(new, phase=Phase.KING_SWAP, look=(t, line, slot)), events
         return self._end_turn(new, events, OPEN)
 
     def _swap(
@@ -669,7 +670,7 @@ class Freeze(BaseGame[FreezeState]):
         # cards it knew, in their new places
         layouts = _put(_put(state.layouts, seat, line, slot, theirs), t, tl, ts, mine)
         events: list[Event] = [{**_swap_action(line, slot, t, tl, ts), "seat": seat}]
-        return self._end_turn(replace(state, layouts=layouts), events, OPEN)
+        return self._end_turn(evolve(state, layouts=layouts), events, OPEN)
 
     def _speed(
         self, state: FreezeState, seat: int, line: int, slot: int
@@ -697,7 +698,7 @@ class Freeze(BaseGame[FreezeState]):
             new_lay = (row, lay[1]) if line == 0 else (lay[0], row)
             known = dict(state.known)
             del known[card]
-            new = replace(
+            new = evolve(
                 state,
                 layouts=_set_layout(state.layouts, seat, new_lay),
                 known=known,
@@ -707,7 +708,7 @@ class Freeze(BaseGame[FreezeState]):
         else:
             # the card goes back where it was, face down, but everyone has seen it
             known = _learnt(state.known, card, PUBLIC)
-            new = self._penalty(replace(state, known=known, speed=USED), seat, events)
+            new = self._penalty(evolve(state, known=known, speed=USED), seat, events)
         if seat == state.turn:
             return self._end_turn(new, events, USED)
         return new, events
@@ -721,7 +722,7 @@ class Freeze(BaseGame[FreezeState]):
         row = (*lay[line], stock[0])
         new_lay = (row, lay[1]) if line == 0 else (lay[0], row)
         events.append({"type": "penalty", "seat": seat, "line": line})
-        return replace(
+        return evolve(
             state,
             layouts=_set_layout(state.layouts, seat, new_lay),
             known={**state.known, stock[0]: 0},
@@ -747,7 +748,7 @@ class Freeze(BaseGame[FreezeState]):
         nxt = (state.turn + 1) % state.players
         if nxt == state.frozen:
             return self._end_round(state, events)
-        new = replace(
+        new = evolve(
             state,
             phase=Phase.TURN,
             turn=nxt,
@@ -778,7 +779,7 @@ class Freeze(BaseGame[FreezeState]):
                 "totals": list(totals),
             }
         )
-        new = replace(
+        new = evolve(
             state,
             phase=Phase.OVER if last else Phase.SHOWN,
             drawn=None,
@@ -795,7 +796,7 @@ class Freeze(BaseGame[FreezeState]):
         dealer = (state.dealer + 1) % n
         number = state.round + 1
         layouts, known, stock = _deal(n, shuffled(DECK, state.seed, "deal", number), dealer)
-        new = replace(
+        new = evolve(
             state,
             round=number,
             dealer=dealer,

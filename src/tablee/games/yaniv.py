@@ -145,11 +145,12 @@ import enum
 import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from tablee.cards import JOKERS, SUITS, check_deck, deck_54, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction, register
+from tablee.engine.state import evolve, plain
 
 HAND_SIZE = 5
 YANIV_MAX = 7
@@ -348,24 +349,27 @@ def _deal(
     for k in range(players):
         hands[(first + k) % players] = sort_hand(cards[k * HAND_SIZE : (k + 1) * HAND_SIZE])
     turned = cards[players * HAND_SIZE]
-    return YanivState(
-        players=players,
-        seed=seed,
-        round=round_,
-        phase=Phase.TURN,
-        turn=first,
-        first=first,
-        hands=tuple(hands),
-        known=((),) * players,
-        stock=tuple(cards[players * HAND_SIZE + 1 :]),
-        pile=(),
-        top=(turned,),
-        top_kind="single",
-        laid=(),
-        laid_kind="",
-        scores=scores,
-        history=history,
-        reshuffles=reshuffles,
+    # plain: every round's states are evolved from it (see tablee.engine.state)
+    return plain(
+        YanivState(
+            players=players,
+            seed=seed,
+            round=round_,
+            phase=Phase.TURN,
+            turn=first,
+            first=first,
+            hands=tuple(hands),
+            known=((),) * players,
+            stock=tuple(cards[players * HAND_SIZE + 1 :]),
+            pile=(),
+            top=(turned,),
+            top_kind="single",
+            laid=(),
+            laid_kind="",
+            scores=scores,
+            history=history,
+            reshuffles=reshuffles,
+        )
     )
 
 
@@ -547,7 +551,7 @@ class Yaniv(BaseGame[YanivState]):
             )
         kept = tuple(c for c in hand if c not in group)
         known = state.known[seat]
-        new = replace(
+        new = evolve(
             state,
             phase=Phase.DRAW,
             hands=_replace_at(state.hands, seat, kept),
@@ -607,7 +611,7 @@ class Yaniv(BaseGame[YanivState]):
             stock = tuple(shuffled(pile, state.seed, "reshuffle", state.round, reshuffles))
             pile = ()
             events.append({"type": "reshuffle", "seat": seat, "count": len(stock)})
-        new = replace(
+        new = evolve(
             state,
             phase=Phase.TURN,
             turn=(seat + 1) % state.players,
@@ -659,7 +663,7 @@ class Yaniv(BaseGame[YanivState]):
             dropped=dropped,
             scores=scores,
         )
-        new = replace(
+        new = evolve(
             state,
             phase=Phase.OVER if over else Phase.SHOW,
             turn=winner,
