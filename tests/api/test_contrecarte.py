@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from tablee.cards import deck_contrecarte
-from tests.serverkit import WS, Database, Server, play_out
+from tests.serverkit import WS, Database, Player, Server, play_out
 
 #: seat 0 holds a W+4 and red cards: played on the red R5 it is illegal
 HANDS = {
@@ -28,6 +28,14 @@ def stacked_deck() -> list[str]:
     return [*deck, TURNED, *rest]
 
 
+def seated(srv: Server, players: list[Player], **table: Any) -> int:
+    """A stacked Contrecarte table made by the first player, every seat taken; its id."""
+    tid: int = srv.stacked_table(players[0], "contrecarte", len(players), **table)["id"]
+    for p in players[1:]:
+        srv.post(f"/api/tables/{tid}/join", p)
+    return tid
+
+
 def prefer_playing(state: dict[str, Any]) -> dict[str, Any]:
     legal = state["legal"]
     for kind in ("play", "draw", "pass", "accept"):
@@ -40,10 +48,7 @@ def prefer_playing(state: dict[str, Any]) -> dict[str, Any]:
 def test_three_players_play_contrecarte_with_a_contested_plus_four(database: Database) -> None:
     with Server(database) as srv:
         alice, bob, carol = srv.player("Alice"), srv.player("Bob"), srv.player("Carol")
-        t = srv.stacked_table(alice, "contrecarte", 3, deck=stacked_deck())
-        tid = t["id"]
-        srv.post(f"/api/tables/{tid}/join", bob)
-        srv.post(f"/api/tables/{tid}/join", carol)
+        tid = seated(srv, [alice, bob, carol], deck=stacked_deck())
         with srv.ws(alice) as wa, srv.ws(bob) as wb, srv.ws(carol) as wc:
             for ws in (wa, wb, wc):
                 ws.request({"type": "subscribe", "table": tid})
@@ -117,10 +122,7 @@ def until_over(ws: WS, tid: int) -> dict[str, Any]:
 def test_a_contrecarte_table_lived_through(database: Database) -> None:
     with Server(database, admin_token=TOKEN) as srv:
         alice, bob, carol = srv.player("Alice"), srv.player("Bob"), srv.player("Carol")
-        t = srv.stacked_table(alice, "contrecarte", 3, deck=life_deck(), turn_seconds=3600)
-        tid = t["id"]
-        srv.post(f"/api/tables/{tid}/join", bob)
-        srv.post(f"/api/tables/{tid}/join", carol)
+        tid = seated(srv, [alice, bob, carol], deck=life_deck(), turn_seconds=3600)
         with srv.ws(alice) as wa, srv.ws(bob) as wb, srv.ws(carol) as wc:
             for ws in (wa, wb, wc):
                 ws.request({"type": "subscribe", "table": tid})
@@ -240,10 +242,7 @@ def test_time_is_per_decision_the_winner_of_a_contest_gets_a_full_turn_to_play(
     # left with what the contest window had not used
     with Server(database) as srv:
         alice, bob, carol = srv.player("Alice"), srv.player("Bob"), srv.player("Carol")
-        t = srv.stacked_table(alice, "contrecarte", 3, deck=stacked_deck(), turn_seconds=3600)
-        tid = t["id"]
-        srv.post(f"/api/tables/{tid}/join", bob)
-        srv.post(f"/api/tables/{tid}/join", carol)
+        tid = seated(srv, [alice, bob, carol], deck=stacked_deck(), turn_seconds=3600)
         with srv.ws(alice) as wa, srv.ws(bob) as wb:
             for ws in (wa, wb):
                 ws.request({"type": "subscribe", "table": tid})
@@ -261,9 +260,8 @@ def test_time_is_per_decision_a_move_that_changes_nothing_buys_no_time(sqlite_db
     # choices are as they were, so its deadline is too (else it could stall the table for ever)
     with Server(sqlite_db) as srv:
         alice, bob = srv.player("Alice"), srv.player("Bob")
-        t = srv.stacked_table(alice, "contrecarte", 2, seed=7, turn_seconds=3600)
-        srv.post(f"/api/tables/{t['id']}/join", bob)
-        live = srv.call(srv.manager.get, t["id"])
+        tid = seated(srv, [alice, bob], seed=7, turn_seconds=3600)
+        live = srv.call(srv.manager.get, tid)
         state = live.state
         everything = [*state.hands[0], *state.hands[1], *state.stock]
         last = everything.pop()
@@ -274,6 +272,6 @@ def test_time_is_per_decision_a_move_that_changes_nothing_buys_no_time(sqlite_db
         deadline = live.rec.deadline
         assert deadline is not None
         player = srv.call(srv.app.state.store.player, alice.id)
-        srv.call(srv.manager.act, player, t["id"], {"type": "catch", "target": 1})
+        srv.call(srv.manager.act, player, tid, {"type": "catch", "target": 1})
         assert live.state.hands[1] == (last,) and len(live.state.hands[0]) == len(everything)
         assert live.seq == 1 and live.rec.deadline == deadline
