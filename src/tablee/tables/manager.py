@@ -45,9 +45,9 @@ from tablee.engine import (
     InvalidOptions,
     UnknownGame,
     first_dealer,
-    get_game,
     visible_events,
 )
+from tablee.games import get_game
 from tablee.logs import log_context
 from tablee.protocol import ErrorCode, dumps
 from tablee.store import (
