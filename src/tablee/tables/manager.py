@@ -52,7 +52,12 @@ from tablee.engine import (
     visible_events,
 )
 from tablee.logs import log_context
-from tablee.store import (
+from tablee.store import StaleVersion, Store
+from tablee.store.cluster import Claims
+
+from .broker import Broker, LocalBroker
+from .errors import TableError
+from .records import (
     BOT,
     EMPTY,
     FINISHED,
@@ -63,14 +68,8 @@ from tablee.store import (
     NewTable,
     PlayerRecord,
     SeatRecord,
-    StaleVersion,
-    Store,
     TableRecord,
 )
-from tablee.store.cluster import Claims
-
-from .broker import Broker, LocalBroker
-from .errors import TableError
 
 log = logging.getLogger("tablee.tables")
 
