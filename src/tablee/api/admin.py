@@ -22,6 +22,7 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
+from tablee.protocol import ErrorCode
 from tablee.tables import MAX_ID, AdminQueries, Queries, closed_reason
 from tablee.tables import admin as table_admin
 
@@ -64,7 +65,7 @@ def check_admin(request: Request) -> Admin:
     given = given.strip()
     ip = request.client.host if request.client else None
     if not hmac.compare_digest(_digest(given), _digest(expected)):
-        get_ops(request).error("unauthorized", "admin")
+        get_ops(request).error(ErrorCode.UNAUTHORIZED, "admin")
         log.warning("admin API: %s token", "wrong" if given else "no", extra={"ip": ip})
         raise HTTPException(
             401,

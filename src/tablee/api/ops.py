@@ -22,6 +22,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
+from tablee.protocol import ErrorCode
 from tablee.tables import FINISHED
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ class Ops:
                 },
             )
 
-    def error(self, code: str, channel: str = "ws") -> None:
+    def error(self, code: ErrorCode, channel: str = "ws") -> None:
         self.errors.labels(code, channel).inc()
 
     @contextlib.contextmanager

@@ -12,7 +12,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .errors import TableError
+from tablee.protocol import dumps
+
+from .errors import Superseded, TableError
 from .records import (
     BOT,
     EMPTY,
@@ -31,7 +33,7 @@ from .records import (
 
 if TYPE_CHECKING:
     from .broker import Broker, LocalBroker
-    from .manager import LiveTable, Subscriber, TableManager, closed_reason, dumps
+    from .manager import LiveTable, Subscriber, TableManager, closed_reason
     from .queries import AdminQueries, Queries
     from .service import Service
 
@@ -43,7 +45,6 @@ _LAZY = {
     "Subscriber": ".manager",
     "TableManager": ".manager",
     "closed_reason": ".manager",
-    "dumps": ".manager",
     "AdminQueries": ".queries",
     "Queries": ".queries",
     "Service": ".service",
@@ -79,6 +80,7 @@ __all__ = [
     "SeatRecord",
     "Service",
     "Subscriber",
+    "Superseded",
     "TableError",
     "TableManager",
     "TableRecord",
