@@ -43,8 +43,7 @@ from tablee.protocol import (
     parse,
 )
 from tablee.settings import Settings
-from tablee.store import PlayerRecord, Store
-from tablee.tables import TableError, TableManager
+from tablee.tables import PlayerRecord, Queries, TableError, TableManager
 
 log = logging.getLogger("tablee.ws")
 router = APIRouter()
@@ -61,11 +60,11 @@ class _Close:
 
 class Connection:
     def __init__(
-        self, ws: WebSocket, manager: TableManager, store: Store, settings: Settings
+        self, ws: WebSocket, manager: TableManager, queries: Queries, settings: Settings
     ) -> None:
         self.ws = ws
         self.manager = manager
-        self.store = store
+        self.queries = queries
         self.max_bytes = settings.max_message_bytes
         self.player: PlayerRecord | None = None
         self.tables: set[int] = set()
@@ -183,7 +182,7 @@ class Connection:
         self.reply(Ack(id=mid))
 
     async def on_hello(self, msg: Hello) -> None:
-        player = await self.store.player_by_token(msg.token)
+        player = await self.queries.player_by_token(msg.token)
         if player is None:
             self.error(ErrorCode.UNAUTHORIZED, "unknown token", msg.id)
             self.close(CloseCode.UNAUTHORIZED, "unauthorized: unknown token")
@@ -259,7 +258,7 @@ def _schema() -> dict[str, Any]:
 @router.websocket("/ws")
 async def websocket_endpoint(ws: WebSocket) -> None:
     app = ws.app
-    conn = Connection(ws, app.state.manager, app.state.store, app.state.settings)
+    conn = Connection(ws, app.state.manager, app.state.queries, app.state.settings)
     ops = getattr(app.state, "ops", None)
     if ops is None:
         await conn.run()

@@ -15,7 +15,6 @@ from typing import Any
 from tablee.engine import FIRST_DEALER, Event, InvalidOptions, get_game
 from tablee.export import FORMAT, VERSION, state_digest
 from tablee.protocol import ErrorCode
-from tablee.store import BOT, EMPTY, FINISHED, PLAYER, PLAYING, SeatRecord, TableRecord
 from tablee.store.admin import AdminStore
 
 from .errors import TableError
@@ -26,6 +25,7 @@ from .manager import (
     TableManager,
     closed_reason,
 )
+from .records import BOT, EMPTY, FINISHED, PLAYER, PLAYING, SeatRecord, TableRecord
 
 log = logging.getLogger("tablee.admin")
 
@@ -252,7 +252,7 @@ def _game_entry(
     }
 
 
-async def export(manager: TableManager, admin: AdminStore, table_id: int) -> dict[str, Any]:
+async def export(manager: TableManager, table_id: int) -> dict[str, Any]:
     """The whole action log of every game of the table with its deal seed and options:
     ``tablee replay FILE`` rebuilds and prints every state (docs/admin.md gives the format)."""
     live = await manager.get(table_id)
@@ -260,7 +260,7 @@ async def export(manager: TableManager, admin: AdminStore, table_id: int) -> dic
     game = get_game(rec.game)
     store = manager.store
     games: list[dict[str, Any]] = []
-    finished = {g.game_no: g for g in await admin.game_seeds(table_id)}
+    finished = {g.game_no: g for g in await AdminStore(store).game_seeds(table_id)}
     for game_no in range(1, rec.game_no + 1):
         actions = await store.actions(table_id, game_no)
         if game_no == rec.game_no:

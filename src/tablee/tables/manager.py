@@ -50,7 +50,12 @@ from tablee.engine import (
 )
 from tablee.logs import log_context
 from tablee.protocol import ErrorCode, dumps
-from tablee.store import (
+from tablee.store import StaleVersion, Store
+from tablee.store.cluster import Claims
+
+from .broker import Broker, LocalBroker
+from .errors import Superseded, TableError
+from .records import (
     BOT,
     EMPTY,
     FINISHED,
@@ -61,14 +66,8 @@ from tablee.store import (
     NewTable,
     PlayerRecord,
     SeatRecord,
-    StaleVersion,
-    Store,
     TableRecord,
 )
-from tablee.store.cluster import Claims
-
-from .broker import Broker, LocalBroker
-from .errors import Superseded, TableError
 
 log = logging.getLogger("tablee.tables")
 
