@@ -21,7 +21,8 @@ from tablee.bots.contree_bids import contree_score
 from tablee.bots.knowledge import Knowledge, Place, knowledge, sample
 from tablee.bots.levels import CONFIRME, DEBUTANT, Budget, decide
 from tablee.bots.tricks import ADAPTERS
-from tablee.engine import Event, Game, get_game, visible_events
+from tablee.engine import Event, Game, visible_events
+from tablee.games import get_game
 from tests.games.test_decision_secrecy import SECRET_TWINS
 
 CASES = [
