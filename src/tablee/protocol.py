@@ -11,7 +11,9 @@ Pure: Pydantic, the standard library and orjson; imported by ``tables/`` and ``a
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 from enum import IntEnum, StrEnum
 from typing import Annotated, Any, Literal
 
@@ -28,30 +30,19 @@ from pydantic import (
 
 
 class ErrorCode(StrEnum):
-    """Every code an ``error`` message (and a refused REST call's ``code``) carries."""
+    """Every code an ``error`` message (and a refused REST call's ``code``) carries; what each
+    means is in :data:`ERROR_DOCS`."""
 
-    #: a frame is not JSON text (or is binary)
     BAD_JSON = "bad_json"
-    #: a message is not an object with a string ``type``, or a field is missing or of the wrong type
     BAD_REQUEST = "bad_request"
-    #: a message is JSON but not one the server reads (nested too deep, strings that are not
-    #: valid Unicode)
     BAD_MESSAGE = "bad_message"
-    #: a frame larger than the server's limit
     TOO_LARGE = "too_large"
-    #: a ``type`` the server does not know
     UNKNOWN_TYPE = "unknown_type"
-    #: too many messages too fast; nothing was done
     RATE_LIMITED = "rate_limited"
-    #: no ``hello`` yet, or an unknown token
     UNAUTHORIZED = "unauthorized"
-    #: the player is banned from this server
     BANNED = "banned"
-    #: only someone else may do this (start a table: its creator)
     FORBIDDEN = "forbidden"
-    #: the server failed on this message; nothing changed
     INTERNAL = "internal"
-    #: the table busy with other changes for too long; try again
     CONFLICT = "conflict"
     UNKNOWN_TABLE = "unknown_table"
     NOT_SEATED = "not_seated"
@@ -64,26 +55,61 @@ class ErrorCode(StrEnum):
     NOT_FINISHED = "not_finished"
     TABLE_OVER = "table_over"
     NOT_A_PLAYER = "not_a_player"
-    #: the game refuses the move: not this seat's turn
     NOT_YOUR_TURN = "not_your_turn"
-    #: the game refuses the move: against the rules
     ILLEGAL_ACTION = "illegal_action"
-    #: the game refuses the move: not an action of this game (missing or wrong fields)
     BAD_ACTION = "bad_action"
 
 
+ERROR_DOCS: dict[ErrorCode, str] = {
+    ErrorCode.BAD_JSON: "the frame is not JSON text (or is a binary frame)",
+    ErrorCode.BAD_REQUEST: "not an object with a string 'type', or a field missing or of the "
+    "wrong type (REST: a value out of range)",
+    ErrorCode.BAD_MESSAGE: "JSON the server does not read: nested too deep, or strings that are "
+    "not valid Unicode (a lone UTF-16 surrogate)",
+    ErrorCode.TOO_LARGE: "a frame larger than the server's limit",
+    ErrorCode.UNKNOWN_TYPE: "a 'type' the server does not know",
+    ErrorCode.RATE_LIMITED: "too many messages too fast: this one was not done; a client that "
+    "goes on is disconnected (1008)",
+    ErrorCode.UNAUTHORIZED: "no 'hello' yet, or a token nobody holds",
+    ErrorCode.BANNED: "the player is banned from this server",
+    ErrorCode.FORBIDDEN: "only someone else may do this (starting a table: its creator)",
+    ErrorCode.INTERNAL: "the server failed on this message; nothing changed",
+    ErrorCode.CONFLICT: "the table was busy with other changes too long; try again",
+    ErrorCode.UNKNOWN_TABLE: "there is no such table",
+    ErrorCode.NOT_SEATED: "the player does not sit at this table",
+    ErrorCode.ALREADY_SEATED: "the player already sits at this table",
+    ErrorCode.TABLE_FULL: "every seat is taken, or the game has started",
+    ErrorCode.SEAT_TAKEN: "this seat is taken",
+    ErrorCode.SEATS_EMPTY: "the table cannot start: seats are empty",
+    ErrorCode.NOT_STARTED: "the game has not started yet",
+    ErrorCode.ALREADY_STARTED: "the game has already started",
+    ErrorCode.NOT_FINISHED: "the game is not over yet (a rematch vote)",
+    ErrorCode.TABLE_OVER: "the game is over, or an admin closed the table",
+    ErrorCode.NOT_A_PLAYER: "that seat holds no player (admin)",
+    ErrorCode.NOT_YOUR_TURN: "the game refuses the move: not this seat's turn",
+    ErrorCode.ILLEGAL_ACTION: "the game refuses the move: against the rules",
+    ErrorCode.BAD_ACTION: "the game refuses the move: not an action of this game (missing or "
+    "wrong fields)",
+}
+
+
 class CloseCode(IntEnum):
-    """WebSocket close codes the server uses, with the reason sent along."""
+    """WebSocket close codes the server uses (with a reason); see :data:`CLOSE_DOCS`."""
 
     NORMAL = 1000
-    #: a client that keeps sending over its rate limit
     POLICY_VIOLATION = 1008
-    #: ``hello`` with a token nobody holds
     UNAUTHORIZED = 4401
-    #: the player is banned
     BANNED = 4403
-    #: the client does not read what it is sent
     TOO_SLOW = 4408
+
+
+CLOSE_DOCS: dict[CloseCode, str] = {
+    CloseCode.NORMAL: "the server shuts the connection down",
+    CloseCode.POLICY_VIOLATION: "the client went on sending over its rate limit",
+    CloseCode.UNAUTHORIZED: "'hello' with a token nobody holds",
+    CloseCode.BANNED: "the player is banned (also sent at once to a player an admin bans)",
+    CloseCode.TOO_SLOW: "the client does not read what it is sent (its queue is full)",
+}
 
 
 class ProtocolError(Exception):
@@ -170,6 +196,43 @@ _FIELD_ERRORS = {
 }
 
 
+#: how deep objects and arrays may nest in a client message (actions are two levels deep)
+MAX_DEPTH = 32
+_TOO_DEEP = f"a message may nest objects and arrays at most {MAX_DEPTH} deep"
+_NOT_UNICODE = "a message's strings must be Unicode text (a lone UTF-16 surrogate is not)"
+
+
+def _bad_values(value: Any, depth_left: int) -> str | None:
+    """Why a parsed value cannot be read on (too deep, not Unicode), or None."""
+    stack = [(value, depth_left)]
+    while stack:
+        v, left = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode()
+            except UnicodeEncodeError:
+                return _NOT_UNICODE
+        elif isinstance(v, dict | list):
+            if left <= 0:
+                return _TOO_DEEP
+            items = [*v.keys(), *v.values()] if isinstance(v, dict) else v
+            stack.extend((item, left - 1) for item in items)
+    return None
+
+
+def _check_values(msg: Any, text: str) -> None:
+    # the walk only runs when the text could hold a problem: deep enough to count brackets
+    # past the limit, or an escape (a surrogate comes only from a \u escape: the frame itself
+    # was decoded from UTF-8)
+    if "\\u" not in text and text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    why = _bad_values(msg, MAX_DEPTH)
+    if why is not None:
+        mid = msg.get("id") if isinstance(msg, dict) else None
+        # the answer carries the id only when it can be sent back
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, why, None if _bad_values(mid, 8) else mid)
+
+
 def parse(text: str, max_bytes: int) -> ClientMessage:
     """One text frame as a client message; raises :class:`ProtocolError` (with the message's
     ``id`` when it could be read) for anything else."""
@@ -177,8 +240,11 @@ def parse(text: str, max_bytes: int) -> ClientMessage:
         raise ProtocolError(ErrorCode.TOO_LARGE, f"a message may hold at most {max_bytes} bytes")
     try:
         msg = json.loads(text)
+    except RecursionError:  # far deeper than MAX_DEPTH
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, _TOO_DEEP) from None
     except ValueError:
         raise ProtocolError(ErrorCode.BAD_JSON, "a message is one JSON object") from None
+    _check_values(msg, text)
     if not isinstance(msg, dict):
         raise ProtocolError(ErrorCode.BAD_REQUEST, "a message is a JSON object with a 'type'")
     mid = msg.get("id")
@@ -202,8 +268,16 @@ def parse(text: str, max_bytes: int) -> ClientMessage:
 # -- server -> client ----------------------------------------------------------------------------
 
 
+def _type_always_sent(schema: dict[str, Any]) -> None:
+    # ``type`` has a default (so replies are built without it) but is always on the wire
+    if "type" in schema.get("properties", {}):
+        schema["required"] = ["type", *(r for r in schema.get("required", []) if r != "type")]
+
+
 class Reply(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """A server -> client message (or a part of one)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_type_always_sent)
 
 
 class Ack(Reply):
@@ -240,12 +314,17 @@ class Pong(Reply):
     id: Any = Field(default=None, description="the ping's id; absent if it had none")
 
 
+class Creator(Reply):
+    id: int
+    name: str | None
+
+
 class SeatInfo(Reply):
     seat: int
     kind: str = Field(description="player, bot or empty")
     player_id: int | None
     name: str | None
-    connected: bool
+    connected: bool = Field(description="the seat's player has a live connection to the table")
 
 
 class TableInfo(Reply):
@@ -257,16 +336,16 @@ class TableInfo(Reply):
     status: str = Field(description="waiting, playing or finished")
     players: int
     options: dict[str, Any]
-    turn_seconds: int | None
+    turn_seconds: float | None = Field(description="seconds per decision; null: no timer")
     private: bool
-    creator: PlayerRef | None
-    game_no: int
+    creator: Creator | None
+    game_no: int = Field(description="1, then one more per rematch")
     version: int
     seats: list[SeatInfo]
     free_seats: list[int]
     deadline: str | None = Field(description="ISO-8601")
-    rematch_votes: list[int]
-    wins: list[int]
+    rematch_votes: list[int] = Field(description="seats that voted for a rematch")
+    wins: list[int] = Field(description="games won per seat at this table")
     created_at: str | None = Field(description="ISO-8601")
 
 
@@ -318,3 +397,137 @@ def dumps(msg: dict[str, Any]) -> str:
 def encode(msg: Reply) -> str:
     """A reply as text: the fields it was given (an absent ``id`` stays absent)."""
     return dumps({"type": msg.type} | msg.model_dump(exclude_unset=True))  # type: ignore[attr-defined]
+
+
+# -- the published schema ------------------------------------------------------------------------
+
+SCHEMA_PATH = "/api/protocol/schema.json"
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of every WebSocket message: ``ClientMessage`` (client ->
+    server) and ``ServerMessage`` (server -> client) under ``$defs``, with the error and close
+    codes and what each means."""
+    ref = "#/$defs/{model}"
+    client = CLIENT_MESSAGE.json_schema(ref_template=ref)
+    server = SERVER_MESSAGE.json_schema(ref_template=ref, mode="serialization")
+    defs: dict[str, Any] = {}
+    for part in (client, server):
+        for name, d in part.pop("$defs").items():
+            assert defs.get(name, d) == d, f"two different definitions named {name}"
+            defs[name] = d
+    defs["ErrorCode"] = {
+        "title": "ErrorCode",
+        "type": "string",
+        "oneOf": [{"const": c.value, "description": ERROR_DOCS[c]} for c in ErrorCode],
+    }
+    defs["CloseCode"] = {
+        "title": "CloseCode",
+        "description": "WebSocket close codes the server uses (with a reason)",
+        "type": "integer",
+        "oneOf": [{"const": c.value, "description": CLOSE_DOCS[c]} for c in CloseCode],
+    }
+    defs["ClientMessage"] = {"title": "ClientMessage", **client}
+    defs["ServerMessage"] = {"title": "ServerMessage", **server}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_PATH,
+        "title": "tablée WebSocket protocol (/ws)",
+        "description": "JSON text frames, one object each. A message is a ClientMessage (client "
+        "-> server) or a ServerMessage (server -> client).",
+        "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def _type_of(prop: dict[str, Any]) -> str:
+    """A property's JSON Schema type, in a few words."""
+    if "$ref" in prop:
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
+    if "const" in prop:
+        return json.dumps(prop["const"])
+    if "anyOf" in prop:
+        return " or ".join(_type_of(p) for p in prop["anyOf"])
+    kind = prop.get("type")
+    if kind == "array":
+        return f"array of {_type_of(prop.get('items', {}))}"
+    if kind == "object":
+        return "object"
+    if kind is None:
+        return "any JSON"
+    return str(kind)
+
+
+def _model_section(name: str, schema: dict[str, Any]) -> list[str]:
+    props: dict[str, Any] = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    kind = props.get("type", {}).get("const")
+    head = f"### `{kind}`" if kind else f"### {name}"
+    out = [head, ""]
+    if schema.get("description"):
+        out += [" ".join(str(schema["description"]).split()).replace("``", "`"), ""]
+    out += ["| field | type | | |", "|---|---|---|---|"]
+    for field, prop in sorted(props.items(), key=lambda fp: fp[0] != "type"):
+        need = "required" if field in required else "optional"
+        desc = " ".join(str(prop.get("description", "")).split()).replace("|", "\\|")
+        out.append(f"| `{field}` | {_type_of(prop)} | {need} | {desc} |")
+    return [*out, ""]
+
+
+def markdown() -> str:
+    """docs/protocol.md: the schema rendered for people (``python -m tablee.protocol
+    --markdown``); a test checks the committed file is this text."""
+    schema = json_schema()
+    defs = schema["$defs"]
+
+    def members(union: str) -> list[str]:
+        return [str(r["$ref"]).rsplit("/", 1)[-1] for r in defs[union]["oneOf"]]
+
+    client, server = members("ClientMessage"), members("ServerMessage")
+    parts = [n for n in defs if n not in {*client, *server, "ClientMessage", "ServerMessage"}]
+    parts = [n for n in parts if n not in {"ErrorCode", "CloseCode"}]
+    lines = [
+        "# The WebSocket protocol (`/ws`)",
+        "",
+        "<!-- generated by `python -m tablee.protocol --markdown` from src/tablee/protocol.py;"
+        " do not edit -->",
+        "",
+        "JSON text frames, one object each, every client message answered. A message's `id`"
+        " (any JSON value) comes back in its answer. Bad input never closes the connection and"
+        " never changes a table (a `hello` with an unknown token closes it)."
+        f" The machine-readable JSON Schema of every message is served at `{SCHEMA_PATH}`"
+        " (generated from the same models); the REST side has its OpenAPI at `/openapi.json`."
+        " The flow and the REST side: [server.md](server.md).",
+        "",
+        "## Client → server",
+        "",
+    ]
+    for name in client:
+        lines += _model_section(name, defs[name])
+    lines += ["## Server → client", ""]
+    for name in server:
+        lines += _model_section(name, defs[name])
+    lines += ["## Parts", ""]
+    for name in parts:
+        lines += _model_section(name, defs[name])
+    lines += ["## Error codes", "", "| code | meaning |", "|---|---|"]
+    lines += [f"| `{c}` | {ERROR_DOCS[c]} |" for c in ErrorCode]
+    lines += ["", "## Close codes", "", "| code | meaning |", "|---|---|"]
+    lines += [f"| {c.value} | {CLOSE_DOCS[c]} |" for c in CloseCode]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m tablee.protocol", description="the WebSocket protocol's schema"
+    )
+    parser.add_argument("--markdown", action="store_true", help="docs/protocol.md, not JSON")
+    args = parser.parse_args(argv)
+    if args.markdown:
+        sys.stdout.write(markdown())
+    else:
+        sys.stdout.write(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()

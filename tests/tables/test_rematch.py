@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import text
 
 from tablee.cli import replay_file
-from tablee.engine import get_game, replay
 from tablee.export import state_digest
+from tablee.games import get_game, replay
 from tablee.store import PlayerRecord, Store
 from tablee.tables import TableManager
 from tablee.tables.admin import export

@@ -1,4 +1,4 @@
-"""The WebSocket endpoint ``/ws`` (protocol: DESIGN.md and docs/protocol.md).
+"""The WebSocket endpoint ``/ws`` and its schema (messages: ``tablee.protocol``, docs/protocol.md).
 
 Every client message is answered (``ack``, ``welcome``, ``pong``, ``state`` or ``error``). Bad
 input never closes the connection and never changes a table; the one exception is a ``hello``
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -21,6 +22,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from tablee.logs import log_context
 from tablee.protocol import (
     CLIENT_MESSAGES,
+    SCHEMA_PATH,
     Ack,
     Act,
     CloseCode,
@@ -37,6 +39,7 @@ from tablee.protocol import (
     Unsubscribe,
     Welcome,
     encode,
+    json_schema,
     parse,
 )
 from tablee.settings import Settings
@@ -239,6 +242,17 @@ _HANDLERS: dict[str, Callable[[Connection, Any], Awaitable[None]]] = {
     "ping": Connection.on_ping,
 }
 assert set(_HANDLERS) == set(CLIENT_MESSAGES), "a handler for every client message"
+
+
+@router.get(SCHEMA_PATH, tags=["protocol"])
+async def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of every WebSocket message, both ways (docs/protocol.md renders it)."""
+    return _schema()
+
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    return json_schema()
 
 
 @router.websocket("/ws")

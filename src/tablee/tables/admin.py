@@ -13,8 +13,9 @@ import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tablee.engine import FIRST_DEALER, Event, get_game
+from tablee.engine import FIRST_DEALER, Event
 from tablee.export import FORMAT, VERSION, state_digest
+from tablee.games import get_game
 from tablee.protocol import ErrorCode
 from tablee.store.admin import AdminStore
 

@@ -28,14 +28,22 @@ if TYPE_CHECKING:
     from tablee.store import Store
 
     from .live import LiveTable
-    from .scheduler import Scheduler
+
+
+class Timers(Protocol):
+    def arm(self, live: LiveTable) -> None: ...
+
+    def schedule_bot(self, live: LiveTable) -> None: ...
 
 
 class Host(Protocol):
     """What a strategy may ask of the manager it serves."""
 
     store: Store
-    scheduler: Scheduler
+
+    @property
+    def scheduler(self) -> Timers:
+        """The timers and bots (``scheduler.py``)."""
     connected_players: Callable[[], Iterable[int]]
 
     async def get(self, table_id: int) -> LiveTable: ...

@@ -14,7 +14,8 @@ from collections.abc import Callable, Collection, Iterable
 from datetime import datetime
 from typing import Any
 
-from tablee.engine import Event, get_game, visible_events
+from tablee.engine import Event, visible_events
+from tablee.games import get_game
 from tablee.protocol import dumps
 
 from .live import LiveTable, Subscriber

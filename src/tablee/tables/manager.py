@@ -25,7 +25,8 @@ from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 from tablee import bots
-from tablee.engine import Event, InvalidOptions, UnknownGame, get_game
+from tablee.engine import Event, InvalidOptions, UnknownGame
+from tablee.games import get_game
 from tablee.logs import log_context
 from tablee.protocol import ErrorCode
 from tablee.store import Store
