@@ -182,3 +182,19 @@ def refused_by(game: CountingGame, seat: int, action: Any) -> tuple[str, str]:
     with pytest.raises(IllegalAction) as err:
         game.apply(game.new(2), seat, action)
     return err.value.code, err.value.reason
+
+
+def test_waits_on_reads_the_seat_from_the_state_instead_of_to_act() -> None:
+    class ByField(CountingGame):
+        moves: ClassVar[MoveTable] = {
+            Phase.BID: {"bid": Move(CountingGame._bid, turn="seat {turn} bids", waits_on="turn")}
+        }
+
+        def to_act(self, state: Counting) -> tuple[int, ...]:
+            raise AssertionError("waits_on reads the state's field")
+
+    game = ByField()
+    state = game.new(2)
+    with pytest.raises(IllegalAction, match="seat 0 bids"):
+        game.apply(state, 1, {"type": "bid", "value": 1})
+    assert game.apply(state, 0, {"type": "bid", "value": 1})[0].total == 1

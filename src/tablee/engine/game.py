@@ -112,6 +112,12 @@ class BaseGame(ABC, Generic[S]):
     over_phase: ClassVar[Any] = None
     #: check a move's fields before whether the seat may make it (else after)
     fields_first: ClassVar[bool] = False
+    #: whether the game refuses seats in ``check_seat`` (set for each game class)
+    _checks_seat: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._checks_seat = cls.check_seat is not BaseGame.check_seat
 
     # -- construction -------------------------------------------------------------------------
 
@@ -198,8 +204,9 @@ class BaseGame(ABC, Generic[S]):
     def _apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
         """One dispatch for every game: ``check_seat``, then the phase's ``Move`` for the action's
         type (none: ``refuse``), whether the seat may make it (``Move.turn``), its fields, and its
-        handler (or its refusal)."""
-        self.check_seat(state, seat)
+        handler (or its refusal). Every move of every game passes here: the checks are inlined."""
+        if self._checks_seat:
+            self.check_seat(state, seat)
         kind = action["type"]
         st: Any = state
         move = self.moves.get(st.phase, _NO_MOVES).get(kind)
@@ -207,17 +214,21 @@ class BaseGame(ABC, Generic[S]):
             raise self.refuse(state, seat, action)
         if self.fields_first:
             self._check_fields(kind, move, action)
-            self._check_turn(state, seat, move)
-        else:
-            self._check_turn(state, seat, move)
-            self._check_fields(kind, move, action)
-        if move.handler is None:
+        turn = move.turn
+        if turn is not None:
+            field = move.waits_on
+            if seat != getattr(st, field) if field else seat not in self.to_act(state):
+                raise IllegalAction(turn.format_map(st.__dict__), "not_your_turn")
+        if not self.fields_first:
+            if move.only:
+                self._check_fields(kind, move, action)
+            else:
+                for name, check in move.fields.items():
+                    check(kind, name, action.get(name))
+        handler = move.handler
+        if handler is None:
             raise IllegalAction(move.refusal or f"you cannot {kind} now")
-        return move.handler(self, state, seat, action)
-
-    def _check_turn(self, state: S, seat: int, move: Move) -> None:
-        if move.turn is not None and seat not in self.to_act(state):
-            raise IllegalAction(move.turn.format_map(state.__dict__), "not_your_turn")
+        return handler(self, state, seat, action)
 
     @staticmethod
     def _check_fields(kind: str, move: Move, action: Action) -> None:

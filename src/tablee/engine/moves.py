@@ -33,13 +33,16 @@ class Move:
 
     ``turn``: the refusal (code ``not_your_turn``) for a seat not in ``to_act``, a template of the
     state's fields (``"it is seat {turn}'s turn"``); ``None``: any seat may try, the handler
-    decides. ``fields``: checked in order once the seat may move. ``only``: no other field is
-    allowed. ``refusal``: the move is known but never played in this phase; the seat is told why.
+    decides. ``waits_on``: the state's field holding the one seat that may make the move in this
+    phase (``"turn"``, ``"dealer"``), read instead of calling ``to_act`` (it must agree with it).
+    ``fields``: checked in order once the seat may move. ``only``: no other field is allowed.
+    ``refusal``: the move is known but never played in this phase; the seat is told why.
     """
 
     handler: Handler | None = None
     fields: Mapping[str, Check] = field(default_factory=dict)
     turn: str | None = None
+    waits_on: str | None = None
     only: bool = False
     refusal: str | None = None
 

@@ -277,9 +277,12 @@ class BeloteFamily(BaseGame[BeloteState]):
                 _play,
                 {"card": card_of(DECK_SET, PLAY_NEEDS_A_CARD, PLAY_NEEDS_A_CARD)},
                 turn="it is seat {turn}'s turn to play",
+                waits_on="turn",
             )
         },
-        Phase.DEAL_OVER: {"deal": Move(_deal_next, turn="seat {turn} deals the next deal")},
+        Phase.DEAL_OVER: {
+            "deal": Move(_deal_next, turn="seat {turn} deals the next deal", waits_on="turn")
+        },
     }
 
     # -- the end of a deal and of the match -----------------------------------------------------

@@ -191,8 +191,10 @@ class Barbu(BaseGame[BarbuState]):
         return new, events
 
     moves: ClassVar[MoveTable] = {
-        Phase.DEAL: {"deal": Move(_deal, turn="it is not your turn to deal")},
-        Phase.PLAY: {"play": Move(_play, {"card": french_card}, turn="it is not your turn")},
+        Phase.DEAL: {"deal": Move(_deal, turn="it is not your turn to deal", waits_on="dealer")},
+        Phase.PLAY: {
+            "play": Move(_play, {"card": french_card}, turn="it is not your turn", waits_on="turn")
+        },
     }
 
     # -- reading the state ----------------------------------------------------------------------

@@ -151,8 +151,8 @@ class Belote(BeloteFamily):
     moves: ClassVar[MoveTable] = {
         **BeloteFamily.common_moves,
         Phase.BIDDING: {
-            "pass": Move(_pass, turn=NOT_YOUR_TURN_TO_SPEAK),
-            "take": Move(_take_move, turn=NOT_YOUR_TURN_TO_SPEAK),
+            "pass": Move(_pass, turn=NOT_YOUR_TURN_TO_SPEAK, waits_on="turn"),
+            "take": Move(_take_move, turn=NOT_YOUR_TURN_TO_SPEAK, waits_on="turn"),
         },
     }
 

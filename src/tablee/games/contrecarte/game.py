@@ -430,4 +430,3 @@ class Contrecarte(BaseGame[ContrecarteState]):
 
     def auto_action(self, state: ContrecarteState, seat: int) -> Action:
         return auto.auto_action(state, seat)
-

@@ -150,8 +150,8 @@ class Contree(BeloteFamily):
         **BeloteFamily.common_moves,
         Phase.BIDDING: {
             "contre": Move(_contre),
-            "pass": Move(_pass, turn=NOT_YOUR_TURN_TO_SPEAK),
-            "bid": Move(_bid, turn=NOT_YOUR_TURN_TO_SPEAK),
+            "pass": Move(_pass, turn=NOT_YOUR_TURN_TO_SPEAK, waits_on="turn"),
+            "bid": Move(_bid, turn=NOT_YOUR_TURN_TO_SPEAK, waits_on="turn"),
         },
         Phase.SURCONTRE: {"surcontre": Move(_surcontre), "decline": Move(_surcontre)},
     }

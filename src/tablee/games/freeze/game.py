@@ -111,19 +111,22 @@ def _moves(
             wrong = f"now: {_PHASE_HINTS[phase]}"
             for kind, handler in handlers.items():
                 if phase in _PHASES[kind]:
-                    moves[kind] = move(kind, handler, turn=_NOT_YOUR_TURN)
+                    moves[kind] = move(kind, handler, turn=_NOT_YOUR_TURN, waits_on="turn")
                 else:
                     label = _LABELS.get(kind, kind)
                     moves[kind] = move(
-                        kind, turn=_NOT_YOUR_TURN, refusal=f"you cannot {label} {wrong}"
+                        kind,
+                        turn=_NOT_YOUR_TURN,
+                        waits_on="turn",
+                        refusal=f"you cannot {label} {wrong}",
                     )
             if phase is Phase.TURN:
-                moves["pass"] = move("pass", turn_pass, turn=_NOT_YOUR_TURN)
+                moves["pass"] = move("pass", turn_pass, turn=_NOT_YOUR_TURN, waits_on="turn")
             elif phase in POWER_PHASES:
-                moves["pass"] = move("pass", power_pass, turn=_NOT_YOUR_TURN)
+                moves["pass"] = move("pass", power_pass, turn=_NOT_YOUR_TURN, waits_on="turn")
             else:
                 moves["pass"] = move(
-                    "pass", turn=_NOT_YOUR_TURN, refusal=f"you cannot pass {wrong}"
+                    "pass", turn=_NOT_YOUR_TURN, waits_on="turn", refusal=f"you cannot pass {wrong}"
                 )
         table[phase] = moves
     return table

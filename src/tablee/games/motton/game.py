@@ -280,15 +280,20 @@ class Motton(BaseGame[MottonState]):
         return new, events
 
     moves: ClassVar[MoveTable] = {
-        Phase.DEAL: {"deal": Move(_deal_next, turn="it is not your turn to deal")},
+        Phase.DEAL: {
+            "deal": Move(_deal_next, turn="it is not your turn to deal", waits_on="dealer")
+        },
         Phase.BID: {
             "bid": Move(
                 _bid,
                 {"value": whole_number("a bid needs a 'value': a whole number of tricks")},
                 turn="it is not your turn",
+                waits_on="turn",
             )
         },
-        Phase.PLAY: {"play": Move(_play, {"card": french_card}, turn="it is not your turn")},
+        Phase.PLAY: {
+            "play": Move(_play, {"card": french_card}, turn="it is not your turn", waits_on="turn")
+        },
     }
 
     # -- reading the state ----------------------------------------------------------------------
