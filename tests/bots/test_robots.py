@@ -449,3 +449,20 @@ def test_the_bidding_counts_a_contree_deal_as_the_game_does() -> None:
                 seen[row["made"], row["coinche"]] += 1
                 break
     assert {(True, 1), (False, 1), (False, 2)} <= set(seen), seen
+
+
+def test_the_confirme_ecart_voids_a_short_suit_without_a_king_honours_first() -> None:
+    from tablee.bots.tricks import tarot_ecart
+
+    hand = ["3S", "QS", "KH", "2H", "5H", "1D", "4D", "7D", "9D", "A5", "A7"]
+    discards = [{"type": "discard", "card": c} for c in hand if c[0] != "K" and c[0] != "A"]
+    picks = []
+    for _ in range(3):
+        move = tarot_ecart(hand, discards)
+        assert move is not None
+        picks.append(move["card"])
+        hand.remove(move["card"])
+        discards.remove(move)
+    # spades (two cards, no king) go first, the queen before the three; then diamonds, which
+    # no king guards, before the small hearts the king guards
+    assert picks == ["QS", "3S", "1D"]

@@ -24,7 +24,7 @@ from tablee.engine import Action, Event, Game, IllegalAction, visible_events
 from . import play
 from .contree_bids import choose_bid
 from .search import Stop, pimc
-from .tricks import ADAPTERS, BeloteAdapter
+from .tricks import ADAPTERS, BeloteAdapter, tarot_ecart
 
 DEBUTANT = "debutant"
 CONFIRME = "confirme"
@@ -103,6 +103,8 @@ def think(
     stop: Stop | None = None,
 ) -> Action | None:
     """The confirmé's choice from what the seat knows, or None to play as the débutant."""
+    if game.name == "tarot" and view.get("phase") == "ecart":
+        return tarot_ecart(view["hand"], legal)
     adapter = ADAPTERS.get(game.name)
     if adapter is None or view.get("phase") not in SEARCHED.get(game.name, ()):
         return None

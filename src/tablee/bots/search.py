@@ -58,6 +58,11 @@ class Adapter(ABC):
         """Whether the seats bid (the débutant bidder speaks for them in a play-out)."""
         return False
 
+    def policy(self, game: Game, state: Any, seat: int) -> Action | None:
+        """The play-outs' move where the adapter knows better than the débutant (a world's
+        state: its seats' own cards are the world's), else None."""
+        return None
+
     def violations(
         self, view: Mapping[str, Any], know: Knowledge, deal: Mapping[Place, list[str]]
     ) -> int:
@@ -84,7 +89,11 @@ class Adapter(ABC):
 
 
 def default_move(game: Game, adapter: Adapter, state: Any, seat: int) -> Action:
-    """The play-outs' policy: the débutant's bids, the table's timeout move for the rest."""
+    """The play-outs' policy: the adapter's own where it has one (the tarot écart), the
+    débutant's bids, the table's timeout move for the rest."""
+    own = adapter.policy(game, state, seat)
+    if own is not None:
+        return own
     if adapter.bidding(state):
         bidder = BIDDERS.get(game.name)
         if bidder is not None:
