@@ -5,8 +5,12 @@ Nothing is read at import time: the app factory (or the ``serve`` command) build
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from tablee.limits import check_rate
 
 
 class Settings(BaseSettings):
@@ -39,3 +43,22 @@ class Settings(BaseSettings):
     log_format: str = Field(default="json", pattern="^(json|text)$")
     #: Apply the migrations at start-up.
     migrate: bool = True
+
+    # -- limits (docs/admin.md lists them all). Rates are "N/period" (tablee.limits): a burst of N,
+    # refilled at N per period; "off" lifts a limit. The admin token is never rate limited.
+    #: REST requests (``/api/...``) from one client address (IPv6: one /64 network)
+    rate_limit_address: Annotated[str, AfterValidator(check_rate)] = "1200/minute"
+    #: REST requests made with one player's token, whatever the address
+    rate_limit_player: Annotated[str, AfterValidator(check_rate)] = "600/minute"
+    #: new players (``POST /api/players``) from one client address
+    rate_limit_new_players: Annotated[str, AfterValidator(check_rate)] = "60/hour"
+    #: new tables (``POST /api/tables``) from one client address
+    rate_limit_new_tables: Annotated[str, AfterValidator(check_rate)] = "120/hour"
+    #: larger request bodies are refused (413) before they are read
+    max_body_bytes: int = Field(default=65536, ge=1024)
+    #: waiting tables a player may have created and not yet seen started (0: no bound)
+    max_waiting_tables: int = Field(default=10, ge=0)
+    #: seats a player may hold at tables that are not over (0: no bound)
+    max_open_seats: int = Field(default=30, ge=0)
+    #: Bearer token that reads ``/metrics`` (the admin token does too); None: only the admin token
+    metrics_token: str | None = None

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import (
 
 from . import models as m
 from .records import (
+    FINISHED,
     PLAYER,
     WAITING,
     LeaderboardRow,
@@ -342,6 +343,27 @@ class Store:
                 .order_by(m.Seat.table_id)
             )
             return list((await s.scalars(q)).all())
+
+    async def open_counts(self, player_id: int) -> tuple[int, int]:
+        """What a player has open: waiting tables they created, and seats they hold at tables
+        that are not over."""
+        async with self._sessions() as s:
+            waiting = await s.scalar(
+                select(func.count())
+                .select_from(m.Table)
+                .where(m.Table.creator_id == player_id, m.Table.status == WAITING)
+            )
+            seats = await s.scalar(
+                select(func.count())
+                .select_from(m.Seat)
+                .join(m.Table, m.Table.id == m.Seat.table_id)
+                .where(
+                    m.Seat.player_id == player_id,
+                    m.Seat.kind == PLAYER,
+                    m.Table.status != FINISHED,
+                )
+            )
+            return int(waiting or 0), int(seats or 0)
 
     async def _records(self, s: AsyncSession, rows: Sequence[m.Table]) -> list[TableRecord]:
         if not rows:
