@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from tablee.engine import get_game
+from tablee.games import get_game
 
 
 def motton_rate(players: int, seconds: float) -> dict[str, float]:

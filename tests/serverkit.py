@@ -22,10 +22,11 @@ from starlette.testclient import WebSocketTestSession
 
 from tablee.api import create_app
 from tablee.cards import rng
-from tablee.engine import BaseGame, IllegalAction, OptionSpec, get_game, register
+from tablee.engine import BaseGame, IllegalAction, OptionSpec
 from tablee.engine.game import Action, Event
-from tablee.engine.registry import _GAMES
 from tablee.engine.secrecy import leaks
+from tablee.games import get_game, register
+from tablee.games.registry import _GAMES
 from tablee.settings import Settings
 
 POSTGRES_ENV = "TABLEE_TEST_POSTGRES_URL"

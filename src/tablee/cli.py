@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from tablee import bots
-from tablee.engine import IllegalAction, UnknownGame, get_game, replay, visible_events
+from tablee.engine import IllegalAction, UnknownGame, visible_events
 from tablee.export import exported_games, state_digest
-from tablee.games import game_names
+from tablee.games import game_names, get_game, replay
 
 
 def _fmt(action: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from tablee.cli import main as tablee_main
-from tablee.engine import get_game, replay
+from tablee.games import get_game, replay
 from tests.serverkit import WS, Database, Player, Server, ToyGame
 
 TOKEN = "admin-token-for-tests-0123456789"

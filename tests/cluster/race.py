@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tablee.engine import BaseGame, IllegalAction, OptionSpec, get_game, register
+from tablee.engine import BaseGame, IllegalAction, OptionSpec
 from tablee.engine.game import Action, Event
-from tablee.engine.registry import _GAMES
+from tablee.games import get_game, register
+from tablee.games.registry import _GAMES
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tablee import bots
-from tablee.engine import get_game
+from tablee.games import get_game
 
 #: The table waits on this player (and the last move's state is drawn), or the game is over.
 _WAITS_ON_ME = """() => {

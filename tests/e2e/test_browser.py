@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tablee.engine import get_game
-from tablee.games import game_names
+from tablee.games import game_names, get_game
 
 from .conftest import LiveServer, Pages, screenshot
 from .helpers import (

@@ -12,13 +12,13 @@ from tablee.engine import (
     InvalidOptions,
     OptionSpec,
     UnknownGame,
-    get_game,
     visible_events,
 )
 from tablee.engine.options import OptionSet
 from tablee.engine.secrecy import leaks
 from tablee.engine.serial import from_jsonable, to_jsonable
 from tablee.engine.state import evolve, plain
+from tablee.games import get_game
 
 
 def test_unknown_game_lists_the_known_ones() -> None:

@@ -13,8 +13,9 @@ from dataclasses import fields
 from typing import Any
 
 from tablee import bots
-from tablee.engine import Game, IllegalAction, replay, visible_events
+from tablee.engine import Game, IllegalAction, visible_events
 from tablee.engine.secrecy import leaks
+from tablee.games import replay
 
 MAX_STEPS = 30_000
 

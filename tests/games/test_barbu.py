@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from tablee.cards import deck_52
-from tablee.engine import IllegalAction, InvalidOptions, get_game
+from tablee.engine import IllegalAction, InvalidOptions
+from tablee.games import get_game
 from tablee.games.barbu import BarbuState, trick_points
 
 GAME = get_game("barbu")

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tablee.engine import Game, get_game
+from tablee.engine import Game
 from tablee.engine.state import evolve
-from tablee.games import game_names
+from tablee.games import game_names, get_game
 
 from .conformance import auto_playout, check_fields, check_refused, check_views, playout
 

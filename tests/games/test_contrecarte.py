@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from tablee.cards import deck_contrecarte, shuffled
-from tablee.engine import IllegalAction, get_game, visible_events
+from tablee.engine import IllegalAction, visible_events
 from tablee.engine.secrecy import leaks
+from tablee.games import get_game
 from tablee.games.contrecarte import FACE, NUMBERS, ContrecarteState
 
 GAME = get_game("contrecarte")

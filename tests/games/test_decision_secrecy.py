@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from tablee.engine import Game, get_game
-from tablee.games import game_names
+from tablee.engine import Game
+from tablee.games import game_names, get_game
 from tablee.games.contrecarte import Phase as ContrecartePhase
 from tablee.games.tarot import Phase as TarotPhase
 from tablee.games.tarot import TarotState

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from tablee.cards import deck_52
-from tablee.engine import IllegalAction, InvalidOptions, get_game, visible_events
+from tablee.engine import IllegalAction, InvalidOptions, visible_events
 from tablee.engine.secrecy import leaks
+from tablee.games import get_game
 from tablee.games.motton import ROUND_CARDS, MottonState, round_score
 
 GAME = get_game("motton")

@@ -57,7 +57,7 @@ def test_each_subscriber_gets_its_seats_state_encoded_as_a_whole(sqlite_db: Data
 
 def _state_before(srv: Server, table: int) -> Any:
     """The game state one move back, rebuilt from the log (the live table holds the new one)."""
-    from tablee.engine import get_game
+    from tablee.games import get_game
 
     live = srv.manager.cached(table)
     log = srv.call(srv.app.state.store.actions, table, live.rec.game_no)

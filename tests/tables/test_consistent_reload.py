@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tablee.engine import get_game, replay
+from tablee.games import get_game, replay
 from tablee.store import PlayerRecord, Store, TableRecord
 from tablee.tables import TableManager
 from tests.serverkit import Database, OtherProcesses, ToyGame

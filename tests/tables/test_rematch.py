@@ -13,10 +13,9 @@ import pytest
 from sqlalchemy import text
 
 from tablee.cli import replay_file
-from tablee.engine import get_game, replay
 from tablee.export import state_digest
+from tablee.games import get_game, replay
 from tablee.store import PlayerRecord, Store
-from tablee.store.admin import AdminStore
 from tablee.tables import TableManager
 from tablee.tables.admin import export
 from tests.serverkit import Database, OtherProcesses
@@ -98,8 +97,7 @@ async def test_a_rematch_deals_from_the_next_seat_and_every_process_rebuilds_it(
 
     # the export rebuilds every game with the options it was dealt with, and so does
     # ``tablee replay`` (the table's own options now are the last game's)
-    admin = AdminStore(s1)
-    data = await export(m1, admin, tid)
+    data = await export(m1, tid)
     assert [g["options"]["first_dealer"] for g in data["games"]] == [None, 0, 1, 2]
     assert [g["final_state_sha256"] for g in data["games"]] == [
         state_digest(GAME, s) for s in finals
@@ -112,7 +110,7 @@ async def test_a_rematch_deals_from_the_next_seat_and_every_process_rebuilds_it(
     # a game finished before each game's options were kept was dealt by the default dealer
     async with s1.engine.begin() as conn:
         await conn.execute(text("UPDATE results SET options = NULL WHERE game_no = 1"))
-    data = await export(m1, admin, tid)
+    data = await export(m1, tid)
     assert data["games"][0]["options"] == {}
     assert data["games"][0]["final_state_sha256"] == state_digest(GAME, finals[0])
     await m1.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tablee.engine import get_game, replay
+from tablee.games import get_game, replay
 from tests.serverkit import Database, Server, ToyGame, play_out
 
 

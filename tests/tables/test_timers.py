@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from tablee.engine import get_game, replay
+from tablee.games import get_game, replay
 from tests.serverkit import Database, Server, ToyGame
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import tablee.tables.manager as manager_module
-from tablee.engine import get_game, replay
+from tablee.games import get_game, replay
 from tablee.store import PlayerRecord, Store
 from tablee.tables import TableError, TableManager
 from tests.serverkit import Database, OtherProcesses, ToyGame

@@ -1,8 +1,9 @@
 """The FastAPI app: REST routers, the WebSocket endpoint, the browser client's static files.
 
-``create_app(settings)`` builds an app; nothing is created at import. Its lifespan opens the store,
-applies the migrations, and starts the table manager (which rebuilds every unfinished table and
-re-arms its timers).
+``create_app(settings)`` builds an app; nothing is created at import. Its lifespan opens the tables
+layer (``tablee.tables.Service``: the store, the table manager and the queries), applies the
+migrations, and starts the table manager (which rebuilds every unfinished table and re-arms its
+timers). This package reaches the stored data only through ``tablee.tables``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from tablee import __version__
 from tablee.engine import InvalidOptions
 from tablee.settings import Settings
-from tablee.store import Store
-from tablee.tables import Broker, TableError, TableManager
+from tablee.tables import Broker, Service, TableError
 
 from . import admin, games, ops, players, schemas, security, tables, ws
 from .limits import BodyLimit, RateLimit, RestLimits
@@ -39,19 +39,19 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.database_url, settings.database_schema)
-        if settings.migrate:
-            await store.migrate()
-        manager = _manager(settings, store, broker)
-        app.state.store = store
-        app.state.manager = manager
-        operations.attach(manager)
-        await manager.start()
+        service = Service(settings, broker)
+        await service.migrate()
+        app.state.manager = service.manager
+        app.state.queries = service.queries
+        app.state.admin_queries = service.admin
+        #: the store itself, for tests and tools only (the routes use the queries)
+        app.state.store = service.store
+        operations.attach(service.manager)
+        await service.start()
         try:
             yield
         finally:
-            await manager.close()
-            await store.close()
+            await service.close()
 
     app = FastAPI(
         title="tablée",
@@ -108,14 +108,6 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
 
     return app
 
-
-def _manager(settings: Settings, store: Store, broker: Broker | None) -> TableManager:
-    """One process, or one of several on one database when Redis links them."""
-    if settings.redis_url:
-        from tablee.tables.cluster import ClusterManager
-
-        return ClusterManager(store, settings, broker)
-    return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)
 
 
 __all__ = ["create_app"]

@@ -22,12 +22,11 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
-from tablee.store import MAX_ID, Store
-from tablee.store.admin import AdminStore
+from tablee.protocol import ErrorCode
+from tablee.tables import MAX_ID, AdminQueries, Queries, closed_reason
 from tablee.tables import admin as table_admin
-from tablee.tables.manager import closed_reason
 
-from .deps import ManagerDep, Offset, PlayerId, StoreDep, TableId
+from .deps import AdminQueriesDep, ManagerDep, Offset, PlayerId, QueriesDep, TableId
 from .ops import Ops, get_ops
 from .schemas import NewPlayer, errors
 
@@ -66,7 +65,7 @@ def check_admin(request: Request) -> Admin:
     given = given.strip()
     ip = request.client.host if request.client else None
     if not hmac.compare_digest(_digest(given), _digest(expected)):
-        get_ops(request).error("unauthorized", "admin")
+        get_ops(request).error(ErrorCode.UNAUTHORIZED, "admin")
         log.warning("admin API: %s token", "wrong" if given else "no", extra={"ip": ip})
         raise HTTPException(
             401,
@@ -111,15 +110,8 @@ router = APIRouter(
 Limit = Annotated[int, Query(ge=1, le=500)]
 
 
-def admin_store(store: StoreDep) -> AdminStore:
-    return AdminStore(store)
-
-
-AdminStoreDep = Annotated[AdminStore, Depends(admin_store)]
-
-
 async def audit(
-    repo: AdminStore,
+    repo: AdminQueries,
     ops: Ops,
     admin: Admin,
     action: str,
@@ -171,7 +163,7 @@ def _row(manager: Any, rec: Any) -> dict[str, Any]:
 
 @router.get("/tables")
 async def list_tables(
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     manager: ManagerDep,
     status: Annotated[str | None, Query(pattern="^(waiting|playing|finished)$")] = None,
     game: str | None = None,
@@ -189,7 +181,7 @@ async def list_tables(
 
 @router.get("/tables/{table_id}")
 async def show_table(
-    table_id: TableId, admin: AdminDep, manager: ManagerDep, repo: AdminStoreDep, ops: OpsDep
+    table_id: TableId, admin: AdminDep, manager: ManagerDep, repo: AdminQueriesDep, ops: OpsDep
 ) -> dict[str, Any]:
     """The table in full, hands and seed included (audited: ``table.inspect``)."""
     live = await manager.get(table_id)
@@ -203,7 +195,7 @@ async def close_table(
     table_id: TableId,
     admin: AdminDep,
     manager: ManagerDep,
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     ops: OpsDep,
     body: Annotated[CloseRequest | None, Body()] = None,
 ) -> dict[str, Any]:
@@ -225,7 +217,7 @@ async def kick_seat(
     seat: Annotated[int, Path(ge=0)],
     admin: AdminDep,
     manager: ManagerDep,
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     ops: OpsDep,
     body: Annotated[KickRequest | None, Body()] = None,
 ) -> dict[str, Any]:
@@ -242,7 +234,7 @@ async def set_timer(
     body: TimerRequest,
     admin: AdminDep,
     manager: ManagerDep,
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     ops: OpsDep,
 ) -> dict[str, Any]:
     """A new turn timer (seconds, or null for none); the current deadline is re-armed."""
@@ -263,11 +255,11 @@ async def set_timer(
 
 @router.get("/tables/{table_id}/export")
 async def export_table(
-    table_id: TableId, admin: AdminDep, manager: ManagerDep, repo: AdminStoreDep, ops: OpsDep
+    table_id: TableId, admin: AdminDep, manager: ManagerDep, repo: AdminQueriesDep, ops: OpsDep
 ) -> JSONResponse:
     """Every game of the table: seed, deck, action log, outcome; ``tablee replay FILE`` rebuilds
     and prints every state (audited: ``table.export``)."""
-    data = await table_admin.export(manager, repo, table_id)
+    data = await table_admin.export(manager, table_id)
     await audit(repo, ops, admin, "table.export", "table", table_id, {"games": len(data["games"])})
     return JSONResponse(
         data,
@@ -296,7 +288,7 @@ def _player_json(p: Any, ops: Ops, **more: Any) -> dict[str, Any]:
 
 @router.get("/players")
 async def list_players(
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     ops: OpsDep,
     q: Annotated[str | None, Query(max_length=64, description="part of a name, or an id")] = None,
     banned: bool | None = None,
@@ -309,17 +301,17 @@ async def list_players(
     return _page(items, total, limit, offset)
 
 
-async def _player_or_404(store: Store, player_id: int) -> Any:
-    player = await store.player(player_id)
+async def _player_or_404(queries: Queries, player_id: int) -> Any:
+    player = await queries.player(player_id)
     if player is None:
         raise HTTPException(404, f"there is no player {player_id}")
     return player
 
 
 @router.get("/players/{player_id}")
-async def show_player(player_id: PlayerId, store: StoreDep, ops: OpsDep) -> dict[str, Any]:
-    player = await _player_or_404(store, player_id)
-    tables = await store.tables_of_player(player_id)
+async def show_player(player_id: PlayerId, queries: QueriesDep, ops: OpsDep) -> dict[str, Any]:
+    player = await _player_or_404(queries, player_id)
+    tables = await queries.tables_of_player(player_id)
     return _player_json(player, ops, tables=tables)
 
 
@@ -327,40 +319,40 @@ async def show_player(player_id: PlayerId, store: StoreDep, ops: OpsDep) -> dict
 async def ban_player(
     player_id: PlayerId,
     admin: AdminDep,
-    store: StoreDep,
+    queries: QueriesDep,
     manager: ManagerDep,
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     ops: OpsDep,
     body: Annotated[BanRequest | None, Body()] = None,
 ) -> dict[str, Any]:
     """The player's token is refused everywhere from now on (REST 403, WebSocket ``banned``), their
     open sockets are closed, and their seats go to bots (running games) or become free."""
     reason = (body or BanRequest()).reason
-    player = await _player_or_404(store, player_id)
-    await store.set_banned(player_id, True)
+    player = await _player_or_404(queries, player_id)
+    await queries.set_banned(player_id, True)
     # sockets first: nothing more from this player gets in while the seats are handed over;
     # the other processes close theirs when they hear of it
     closed = ops.close_player(player_id)
     await manager.share_ban(player_id)
-    tables = await store.tables_of_player(player_id)
+    tables = await queries.tables_of_player(player_id)
     freed = await table_admin.free_player_seats(
         manager, tables, player_id, f"banned: {reason}", admin.name
     )
     details = {"reason": reason, "name": player.name, "sockets_closed": closed, "seats": freed}
     await audit(repo, ops, admin, "player.ban", "player", player_id, details)
-    out = _player_json(await _player_or_404(store, player_id), ops)
+    out = _player_json(await _player_or_404(queries, player_id), ops)
     out.update(sockets_closed=closed, seats_freed=freed)
     return out
 
 
 @router.post("/players/{player_id}/unban")
 async def unban_player(
-    player_id: PlayerId, admin: AdminDep, store: StoreDep, repo: AdminStoreDep, ops: OpsDep
+    player_id: PlayerId, admin: AdminDep, queries: QueriesDep, repo: AdminQueriesDep, ops: OpsDep
 ) -> dict[str, Any]:
-    player = await _player_or_404(store, player_id)
-    await store.set_banned(player_id, False)
+    player = await _player_or_404(queries, player_id)
+    await queries.set_banned(player_id, False)
     await audit(repo, ops, admin, "player.unban", "player", player_id, {"name": player.name})
-    return _player_json(await _player_or_404(store, player_id), ops)
+    return _player_json(await _player_or_404(queries, player_id), ops)
 
 
 @router.post("/players/{player_id}/rename")
@@ -368,15 +360,15 @@ async def rename_player(
     player_id: PlayerId,
     body: NewPlayer,
     admin: AdminDep,
-    store: StoreDep,
+    queries: QueriesDep,
     manager: ManagerDep,
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     ops: OpsDep,
 ) -> dict[str, Any]:
     """A new name (same rules as at sign-up); the tables where the player sits show it at once."""
-    player = await _player_or_404(store, player_id)
+    player = await _player_or_404(queries, player_id)
     await repo.rename_player(player_id, body.name)
-    tables = await store.tables_of_player(player_id)
+    tables = await queries.tables_of_player(player_id)
     await table_admin.renamed(manager, tables, player_id, body.name)
     await audit(
         repo,
@@ -387,7 +379,7 @@ async def rename_player(
         player_id,
         {"from": player.name, "to": body.name},
     )
-    return _player_json(await _player_or_404(store, player_id), ops)
+    return _player_json(await _player_or_404(queries, player_id), ops)
 
 
 # -- stats and audit ------------------------------------------------------------------------------
@@ -395,7 +387,7 @@ async def rename_player(
 
 @router.get("/stats")
 async def stats(
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     manager: ManagerDep,
     ops: OpsDep,
     days: Annotated[int, Query(ge=1, le=366)] = 14,
@@ -435,7 +427,7 @@ async def stats(
 
 @router.get("/audit")
 async def audit_log(
-    repo: AdminStoreDep,
+    repo: AdminQueriesDep,
     actor: str | None = None,
     action: Annotated[
         str | None, Query(description="exact, or a prefix ending in * (table.*)")

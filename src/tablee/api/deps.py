@@ -1,4 +1,4 @@
-"""FastAPI dependencies: the app's store, table manager, settings, and the bearer player."""
+"""FastAPI dependencies: the app's table manager, queries, settings, and the bearer player."""
 
 from __future__ import annotations
 
@@ -8,15 +8,19 @@ from fastapi import Depends, HTTPException, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from tablee.settings import Settings
-from tablee.store import MAX_ID, PlayerRecord, Store
-from tablee.tables import TableManager
+from tablee.tables import MAX_ID, AdminQueries, PlayerRecord, Queries, TableManager
 
 _bearer = HTTPBearer(auto_error=False, description="the token POST /api/players returned")
 
 
-def get_store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
+def get_queries(request: Request) -> Queries:
+    queries: Queries = request.app.state.queries
+    return queries
+
+
+def get_admin_queries(request: Request) -> AdminQueries:
+    queries: AdminQueries = request.app.state.admin_queries
+    return queries
 
 
 def get_manager(request: Request) -> TableManager:
@@ -29,7 +33,8 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
-StoreDep = Annotated[Store, Depends(get_store)]
+QueriesDep = Annotated[Queries, Depends(get_queries)]
+AdminQueriesDep = Annotated[AdminQueries, Depends(get_admin_queries)]
 #: path ids: a number no row can have is refused (422) before it reaches the database
 TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="a table's id")]
 PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
@@ -40,7 +45,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 async def current_player(
-    store: StoreDep,
+    queries: QueriesDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> PlayerRecord:
     if credentials is None:
@@ -49,7 +54,7 @@ async def current_player(
             "this needs a player's token: Authorization: Bearer <token> (POST /api/players)",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    player = await store.player_by_token(credentials.credentials)
+    player = await queries.player_by_token(credentials.credentials)
     if player is None:
         raise HTTPException(401, "unknown token", headers={"WWW-Authenticate": "Bearer"})
     if player.banned:

@@ -6,8 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from tablee.engine import get_game
-from tablee.games import game_names
+from tablee.games import game_names, get_game
 
 router = APIRouter(prefix="/api", tags=["games"])
 

@@ -32,10 +32,11 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tablee.limits import Buckets, Rate
+from tablee.protocol import ErrorCode
 from tablee.settings import Settings
 from tablee.tables import TableError
 
-from .deps import CurrentPlayer, SettingsDep, StoreDep
+from .deps import CurrentPlayer, QueriesDep, SettingsDep
 
 #: the creations limited per address, besides every request
 NEW_PLAYER = ("POST", "/api/players")
@@ -225,31 +226,37 @@ class BodyLimit:
 # -- what one player may have open (REST only: tables and seats are taken over REST) --------------
 
 
-async def _open_seat_allowed(player: CurrentPlayer, store: StoreDep, settings: SettingsDep) -> int:
+async def _open_seat_allowed(
+    player: CurrentPlayer, queries: QueriesDep, settings: SettingsDep
+) -> int:
     """The waiting tables the player created; refuses a new seat beyond the bound."""
-    waiting, seats = await store.open_counts(player.id)
+    waiting, seats = await queries.open_counts(player.id)
     bound = settings.max_open_seats
     if bound and seats >= bound:
         raise TableError(
-            "too_many_seats",
+            ErrorCode.TOO_MANY_SEATS,
             f"Vous occupez déjà {seats} places à des tables en cours (au plus {bound}) : quittez"
             " une table avant de vous asseoir à une autre.",
         )
     return waiting
 
 
-async def open_seat_allowed(player: CurrentPlayer, store: StoreDep, settings: SettingsDep) -> None:
+async def open_seat_allowed(
+    player: CurrentPlayer, queries: QueriesDep, settings: SettingsDep
+) -> None:
     """A dependency of the routes that seat the player (join)."""
-    await _open_seat_allowed(player, store, settings)
+    await _open_seat_allowed(player, queries, settings)
 
 
-async def new_table_allowed(player: CurrentPlayer, store: StoreDep, settings: SettingsDep) -> None:
+async def new_table_allowed(
+    player: CurrentPlayer, queries: QueriesDep, settings: SettingsDep
+) -> None:
     """A dependency of table creation: the creator takes a seat, and the table waits."""
-    waiting = await _open_seat_allowed(player, store, settings)
+    waiting = await _open_seat_allowed(player, queries, settings)
     bound = settings.max_waiting_tables
     if bound and waiting >= bound:
         raise TableError(
-            "too_many_tables",
+            ErrorCode.TOO_MANY_TABLES,
             f"Vous avez déjà {waiting} tables en attente de joueurs (au plus {bound}) : lancez-en"
             " une, ou quittez-en une, avant d'en créer une autre.",
         )

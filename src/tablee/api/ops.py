@@ -22,7 +22,8 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
-from tablee.store import FINISHED
+from tablee.protocol import ErrorCode
+from tablee.tables import FINISHED
 
 from .security import require_metrics_token
 
@@ -115,7 +116,7 @@ class Ops:
                 },
             )
 
-    def error(self, code: str, channel: str = "ws") -> None:
+    def error(self, code: ErrorCode, channel: str = "ws") -> None:
         self.errors.labels(code, channel).inc()
 
     @contextlib.contextmanager
@@ -183,9 +184,9 @@ def get_ops(request: Request) -> Ops:
 )
 async def healthz(request: Request) -> JSONResponse:
     """200 when the database answers, 503 when it does not."""
-    store = request.app.state.store
+    queries = request.app.state.queries
     try:
-        await asyncio.wait_for(store.ping(), HEALTH_TIMEOUT)
+        await asyncio.wait_for(queries.ping(), HEALTH_TIMEOUT)
     except Exception as exc:  # any failure means "not healthy", whatever the driver raised
         log.warning("health check: the database is unreachable: %s", type(exc).__name__)
         return JSONResponse(

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query
 
-from .deps import CurrentPlayer, ManagerDep, Offset, StoreDep, TableId
+from .deps import CurrentPlayer, ManagerDep, Offset, QueriesDep, TableId
 from .limits import new_table_allowed, open_seat_allowed
 from .schemas import (
     JoinRequest,
@@ -47,7 +47,7 @@ async def create_table(
 
 @router.get("/tables", response_model=list[TableInfo])
 async def lobby(
-    store: StoreDep,
+    queries: QueriesDep,
     manager: ManagerDep,
     status: Annotated[str | None, Query(pattern="^(waiting|playing|finished)$")] = None,
     game: str | None = None,
@@ -55,7 +55,7 @@ async def lobby(
     offset: Offset = 0,
 ) -> list[dict[str, Any]]:
     """The lobby: public tables, newest first (private tables are reached by their id)."""
-    rows = await store.tables(status=status, game=game, limit=limit, offset=offset)
+    rows = await queries.lobby(status, game, limit, offset)
     return [manager.info(r) for r in rows]
 
 
@@ -104,20 +104,20 @@ async def rematch(table_id: TableId, player: CurrentPlayer, manager: ManagerDep)
 
 
 @router.get("/tables/{table_id}/results", response_model=Results)
-async def results(table_id: TableId, manager: ManagerDep, store: StoreDep) -> dict[str, Any]:
+async def results(table_id: TableId, manager: ManagerDep, queries: QueriesDep) -> dict[str, Any]:
     """Every finished game of the table: outcome, seats, per-deal scores."""
     live = await manager.get(table_id)
-    return {"table": manager.info(live), "games": await store.results(table_id)}
+    return {"table": manager.info(live), "games": await queries.results(table_id)}
 
 
 @router.get("/leaderboard", response_model=list[LeaderboardEntry])
 async def leaderboard(
-    store: StoreDep,
+    queries: QueriesDep,
     game: str | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[LeaderboardEntry]:
     """Players by games won (then fewest played), over every game or one."""
-    rows = await store.leaderboard(game=game, limit=limit)
+    rows = await queries.leaderboard(game, limit)
     return [
         LeaderboardEntry(player_id=r.player_id, name=r.name, played=r.played, won=r.won)
         for r in rows

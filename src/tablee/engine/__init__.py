@@ -1,10 +1,10 @@
-"""The engine contract: games, their registry, errors and replay. Pure and synchronous."""
+"""The engine contract: what a game is, its errors, options and state codec. Pure and synchronous.
+
+The games themselves, their registry by name and ``replay`` are ``tablee.games``."""
 
 from .errors import IllegalAction, InvalidOptions, UnknownGame
 from .game import FIRST_DEALER, Action, BaseGame, Event, Game, first_dealer, visible_events
 from .options import OptionSpec
-from .registry import game_names, get_game, register
-from .replay import replay
 
 __all__ = [
     "FIRST_DEALER",
@@ -17,9 +17,5 @@ __all__ = [
     "OptionSpec",
     "UnknownGame",
     "first_dealer",
-    "game_names",
-    "get_game",
-    "register",
-    "replay",
     "visible_events",
 ]

@@ -81,8 +81,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from tablee.cards import SUITS
-from tablee.engine import Action, Event, IllegalAction, OptionSpec, register
+from tablee.engine import Action, Event, IllegalAction, OptionSpec
 from tablee.engine.state import evolve
+from tablee.games.registry import register
 
 from ._belote_common import (
     PLAYERS,

@@ -95,7 +95,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tablee.cards import CC_COLORS, check_deck, deck_contrecarte, parse_contrecarte, shuffled
-from tablee.engine import Action, BaseGame, Event, IllegalAction, register
+from tablee.engine import Action, BaseGame, Event, IllegalAction
+from tablee.games.registry import register
 
 
 class Phase(enum.Enum):

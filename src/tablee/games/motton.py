@@ -88,8 +88,9 @@ from enum import StrEnum
 from typing import Any
 
 from tablee.cards import deck_52, shuffled
-from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec, register
+from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec
 from tablee.engine.state import evolve
+from tablee.games.registry import register
 
 from ._tricks import (
     STANDARD_ORDER,

@@ -148,10 +148,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tablee.cards import EXCUSE, SUITS, TAROT_RANKS, TAROT_TRUMPS, check_deck, deck_tarot, shuffled
-from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec, register
+from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec
 from tablee.engine.state import evolve
 from tablee.games import _tricks
 from tablee.games._tricks import Trick, last_trick_view, trick_view, without
+from tablee.games.registry import register
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 MULTIPLIER = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}

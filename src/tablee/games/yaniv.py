@@ -149,8 +149,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tablee.cards import JOKERS, SUITS, check_deck, deck_54, shuffled
-from tablee.engine import Action, BaseGame, Event, IllegalAction, register
+from tablee.engine import Action, BaseGame, Event, IllegalAction
 from tablee.engine.state import evolve, plain
+from tablee.games.registry import register
 
 HAND_SIZE = 5
 YANIV_MAX = 7

@@ -1,14 +1,16 @@
 """Persistence: the only module that writes SQL.
 
 ``Store`` wraps an async SQLAlchemy engine (aiosqlite or asyncpg) and exposes repository functions
-that take and return plain records (``records.py``). Every write is one transaction; table writes
+that take and return the plain records of the tables layer (``tablee.tables.records``, re-exported
+here). Every write is one transaction; table writes
 check the version they started from, so two writers can never both apply a change.
 """
 
-from .records import (
+from tablee.tables.records import (
     BOT,
     EMPTY,
     FINISHED,
+    MAX_ID,
     PLAYER,
     PLAYING,
     WAITING,
@@ -19,7 +21,8 @@ from .records import (
     SeatRecord,
     TableRecord,
 )
-from .repo import MAX_ID, StaleVersion, Store, hash_token
+
+from .repo import StaleVersion, Store, hash_token
 
 __all__ = [
     "BOT",

@@ -11,9 +11,10 @@ from typing import Any
 
 from sqlalchemy import Select, func, or_, select, update
 
+from tablee.tables.records import MAX_ID, PLAYER, TableRecord
+
 from . import models as m
-from .records import PLAYER, TableRecord
-from .repo import MAX_ID, Store
+from .repo import Store
 
 
 @dataclass(frozen=True)

@@ -42,8 +42,9 @@ from typing import Any
 from sqlalchemy import exists, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from tablee.tables.records import BOT, PLAYING
+
 from . import models as m
-from .records import BOT, PLAYING
 from .repo import Store
 
 log = logging.getLogger("tablee.store")

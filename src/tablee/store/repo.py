@@ -23,9 +23,9 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from . import models as m
-from .records import (
+from tablee.tables.records import (
     FINISHED,
+    MAX_ID,
     PLAYER,
     WAITING,
     LeaderboardRow,
@@ -36,11 +36,11 @@ from .records import (
     TableRecord,
 )
 
+from . import models as m
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: most table writes committed together
 BATCH = 256
-#: ids are INTEGER columns: no row has a larger one
-MAX_ID = 2**31 - 1
 
 
 TABLES = m.cast_table(m.Table)

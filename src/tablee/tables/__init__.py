@@ -1,16 +1,89 @@
-"""Live tables: seats, lifecycle, timers, bots and the fan-out of per-seat views (asyncio; every
-read and write of the database goes through ``tablee.store``)."""
+"""Live tables: seats, lifecycle, the move pipeline, timers, bots and the fan-out of per-seat views
+(asyncio; every read and write of the database goes through ``tablee.store``). The REST and
+WebSocket layer (``tablee.api``) reaches the tables and the stored data through this package only.
 
-from .broker import Broker, LocalBroker
-from .errors import TableError
-from .manager import LiveTable, Subscriber, TableManager, dumps
+The domain words and records (``records.py``) and the errors are imported at once; the rest on
+first use, so that ``tablee.store``, which reads and writes those records, may import
+``tablee.tables.records`` without pulling in the managers that use the store.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from tablee.protocol import dumps
+
+from .errors import Superseded, TableError
+from .records import (
+    BOT,
+    EMPTY,
+    FINISHED,
+    MAX_ID,
+    PLAYER,
+    PLAYING,
+    WAITING,
+    LeaderboardRow,
+    LoggedAction,
+    NewTable,
+    PlayerRecord,
+    SeatRecord,
+    TableRecord,
+)
+
+if TYPE_CHECKING:
+    from .broker import Broker, LocalBroker
+    from .manager import LiveTable, Subscriber, TableManager, closed_reason
+    from .queries import AdminQueries, Queries
+    from .service import Service
+
+#: names served on first use, and the module that defines each
+_LAZY = {
+    "Broker": ".broker",
+    "LocalBroker": ".broker",
+    "LiveTable": ".manager",
+    "Subscriber": ".manager",
+    "TableManager": ".manager",
+    "closed_reason": ".manager",
+    "AdminQueries": ".queries",
+    "Queries": ".queries",
+    "Service": ".service",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
+    "BOT",
+    "EMPTY",
+    "FINISHED",
+    "MAX_ID",
+    "PLAYER",
+    "PLAYING",
+    "WAITING",
+    "AdminQueries",
     "Broker",
+    "LeaderboardRow",
     "LiveTable",
     "LocalBroker",
+    "LoggedAction",
+    "NewTable",
+    "PlayerRecord",
+    "Queries",
+    "SeatRecord",
+    "Service",
     "Subscriber",
+    "Superseded",
     "TableError",
     "TableManager",
+    "TableRecord",
+    "closed_reason",
     "dumps",
 ]

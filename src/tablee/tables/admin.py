@@ -12,9 +12,10 @@ import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tablee.engine import FIRST_DEALER, Event, InvalidOptions, get_game
+from tablee.engine import FIRST_DEALER, Event, InvalidOptions
 from tablee.export import FORMAT, VERSION, state_digest
-from tablee.store import BOT, EMPTY, FINISHED, PLAYER, PLAYING, SeatRecord, TableRecord
+from tablee.games import get_game
+from tablee.protocol import ErrorCode
 from tablee.store.admin import AdminStore
 
 from .errors import TableError
@@ -25,6 +26,7 @@ from .manager import (
     TableManager,
     closed_reason,
 )
+from .records import BOT, EMPTY, FINISHED, PLAYER, PLAYING, SeatRecord, TableRecord
 
 log = logging.getLogger("tablee.admin")
 
@@ -45,7 +47,7 @@ async def close(manager: TableManager, table_id: int, reason: str, by: str) -> L
 
     def change(rec: TableRecord) -> list[Event]:
         if closed_reason(rec) is not None:
-            raise TableError("table_over", "this table is already closed")
+            raise TableError(ErrorCode.TABLE_OVER, "this table is already closed")
         was = rec.status
         rec.status = FINISHED
         rec.deadline = None
@@ -85,16 +87,18 @@ async def kick(
         if seat is None and player_id is not None:
             seat = rec.seat_of(player_id)
             if seat is None:
-                raise TableError("not_a_player", "the player no longer sits at this table")
+                raise TableError(ErrorCode.NOT_A_PLAYER, "the player no longer sits at this table")
         if seat is None or not 0 <= seat < rec.players:
             raise TableError(
-                "bad_request", f"there is no seat {seat} at this table", ("path", "seat")
+                ErrorCode.BAD_REQUEST, f"there is no seat {seat} at this table", ("path", "seat")
             )
         if closed_reason(rec) is not None:
-            raise TableError("table_over", "this table is closed")
+            raise TableError(ErrorCode.TABLE_OVER, "this table is closed")
         held = rec.seats[seat]
         if held.kind != PLAYER:
-            raise TableError("not_a_player", f"seat {seat} holds no player (it is {held.kind})")
+            raise TableError(
+                ErrorCode.NOT_A_PLAYER, f"seat {seat} holds no player (it is {held.kind})"
+            )
         kind = BOT if rec.status == PLAYING else EMPTY
         rec.seats[seat] = SeatRecord(seat, kind)
         rec.rematch_votes = [s for s in rec.rematch_votes if s != seat]
@@ -133,7 +137,7 @@ async def set_timer(manager: TableManager, table_id: int, seconds: float | None)
 
     def change(rec: TableRecord) -> list[Event]:
         if closed_reason(rec) is not None:
-            raise TableError("table_over", "this table is closed")
+            raise TableError(ErrorCode.TABLE_OVER, "this table is closed")
         rec.turn_seconds = seconds
         if rec.status == PLAYING:
             to_act = live.to_act()
@@ -249,7 +253,7 @@ def _game_entry(
     }
 
 
-async def export(manager: TableManager, admin: AdminStore, table_id: int) -> dict[str, Any]:
+async def export(manager: TableManager, table_id: int) -> dict[str, Any]:
     """The whole action log of every game of the table with its deal seed and options:
     ``tablee replay FILE`` rebuilds and prints every state (docs/admin.md gives the format)."""
     live = await manager.get(table_id)
@@ -257,7 +261,7 @@ async def export(manager: TableManager, admin: AdminStore, table_id: int) -> dic
     game = get_game(rec.game)
     store = manager.store
     games: list[dict[str, Any]] = []
-    finished = {g.game_no: g for g in await admin.game_seeds(table_id)}
+    finished = {g.game_no: g for g in await AdminStore(store).game_seeds(table_id)}
     for game_no in range(1, rec.game_no + 1):
         actions = await store.actions(table_id, game_no)
         if game_no == rec.game_no:

@@ -39,11 +39,12 @@ from datetime import timedelta
 from typing import Any
 
 from tablee.settings import Settings
-from tablee.store import PLAYING, Store
+from tablee.store import Store
 from tablee.store.cluster import Claims, due_tables, idle_bot_tables, table_versions
 
 from .broker import Broker
 from .manager import LiveTable, Subscriber, TableManager, utcnow
+from .records import PLAYING
 from .redis_broker import RedisBroker
 
 log = logging.getLogger("tablee.cluster")

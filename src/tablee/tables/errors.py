@@ -1,21 +1,33 @@
-"""Why the tables layer refused something: a protocol error code and a sentence."""
+"""Why the tables layer refused something (a protocol :class:`ErrorCode` and a sentence), and the
+one place where the games' refusal codes become protocol codes."""
 
 from __future__ import annotations
 
+from tablee.engine import IllegalAction
+from tablee.protocol import ErrorCode
+
 #: HTTP status per code, for the REST layer (the WebSocket sends the code itself)
 HTTP_STATUS = {
-    "unknown_table": 404,
-    "unauthorized": 401,
-    "forbidden": 403,
-    "not_seated": 403,
-    "bad_request": 422,
+    ErrorCode.UNKNOWN_TABLE: 404,
+    ErrorCode.UNAUTHORIZED: 401,
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.NOT_SEATED: 403,
+    ErrorCode.BAD_REQUEST: 422,
+}
+
+#: ``IllegalAction.code`` of the games -> the protocol's code; any other code is an illegal action
+ENGINE_CODES = {
+    "illegal_action": ErrorCode.ILLEGAL_ACTION,
+    "bad_action": ErrorCode.BAD_ACTION,
+    "not_your_turn": ErrorCode.NOT_YOUR_TURN,
+    "game_over": ErrorCode.TABLE_OVER,
 }
 
 
 class TableError(Exception):
-    """``code`` is one of the protocol's error codes (``not_your_turn``, ``table_full``...)."""
+    """A refusal: ``code`` is what the client is told (``not_your_turn``, ``table_full``...)."""
 
-    def __init__(self, code: str, message: str, loc: tuple[str, ...] = ()) -> None:
+    def __init__(self, code: ErrorCode, message: str, loc: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -25,3 +37,13 @@ class TableError(Exception):
     @property
     def http_status(self) -> int:
         return HTTP_STATUS.get(self.code, 409)
+
+    @classmethod
+    def refused(cls, exc: IllegalAction) -> TableError:
+        """A game's refusal as the protocol tells it."""
+        return cls(ENGINE_CODES.get(exc.code, ErrorCode.ILLEGAL_ACTION), exc.reason)
+
+
+class Superseded(Exception):
+    """An automatic move (timer, bot) was chosen for a state another process has replaced since:
+    the caller decides again from the new one. Never sent to a client."""

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import secrets
 import time
@@ -35,8 +34,6 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
-
-import orjson
 
 from tablee import bots
 from tablee.engine import (
@@ -48,11 +45,17 @@ from tablee.engine import (
     InvalidOptions,
     UnknownGame,
     first_dealer,
-    get_game,
     visible_events,
 )
+from tablee.games import get_game
 from tablee.logs import log_context
-from tablee.store import (
+from tablee.protocol import ErrorCode, dumps
+from tablee.store import StaleVersion, Store
+from tablee.store.cluster import Claims
+
+from .broker import Broker, LocalBroker
+from .errors import Superseded, TableError
+from .records import (
     BOT,
     EMPTY,
     FINISHED,
@@ -63,14 +66,8 @@ from tablee.store import (
     NewTable,
     PlayerRecord,
     SeatRecord,
-    StaleVersion,
-    Store,
     TableRecord,
 )
-from tablee.store.cluster import Claims
-
-from .broker import Broker, LocalBroker
-from .errors import TableError
 
 log = logging.getLogger("tablee.tables")
 
@@ -98,17 +95,6 @@ class Subscriber(Protocol):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def dumps(msg: dict[str, Any]) -> str:
-    """A message as compact JSON text, UTF-8 unescaped. orjson writes the same text as the
-    standard encoder (``ensure_ascii=False``, no spaces) several times faster, and a state is
-    encoded for every seat after every move."""
-    try:
-        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        # a whole number beyond 64 bits, which only the standard encoder writes
-        return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 class LiveTable:
@@ -232,7 +218,7 @@ class TableManager:
         else:
             live = await asyncio.shield(pending)
         if live is None:
-            raise TableError("unknown_table", f"there is no table {table_id}")
+            raise TableError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id}")
         return live
 
     async def _load(self, table_id: int) -> LiveTable | None:
@@ -411,20 +397,22 @@ class TableManager:
         def change(rec: TableRecord) -> list[Event]:
             _refuse_closed(rec)
             if rec.seat_of(player.id) is not None:
-                raise TableError("already_seated", "you already sit at this table")
+                raise TableError(ErrorCode.ALREADY_SEATED, "you already sit at this table")
             if rec.status == PLAYING:
-                raise TableError("table_full", "the game has started; you may watch it")
+                raise TableError(ErrorCode.TABLE_FULL, "the game has started; you may watch it")
             free = [s.seat for s in rec.seats if s.kind == EMPTY]
             if not free:
-                raise TableError("table_full", "every seat of this table is taken")
+                raise TableError(ErrorCode.TABLE_FULL, "every seat of this table is taken")
             if seat is None:
                 chosen = free[0]
             elif not isinstance(seat, int) or not 0 <= seat < rec.players:
                 raise TableError(
-                    "bad_request", f"there is no seat {seat} at this table", ("body", "seat")
+                    ErrorCode.BAD_REQUEST,
+                    f"there is no seat {seat} at this table",
+                    ("body", "seat"),
                 )
             elif seat not in free:
-                raise TableError("seat_taken", f"seat {seat} is taken")
+                raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
             else:
                 chosen = seat
             rec.seats[chosen] = SeatRecord(chosen, PLAYER, player.id, player.name)
@@ -444,7 +432,7 @@ class TableManager:
         def change(rec: TableRecord) -> list[Event]:
             seat = rec.seat_of(player.id)
             if seat is None:
-                raise TableError("not_seated", "you do not sit at this table")
+                raise TableError(ErrorCode.NOT_SEATED, "you do not sit at this table")
             kind = BOT if rec.status == PLAYING else EMPTY
             rec.seats[seat] = SeatRecord(seat, kind)
             rec.rematch_votes = [s for s in rec.rematch_votes if s != seat]
@@ -461,13 +449,13 @@ class TableManager:
 
         def change(rec: TableRecord) -> list[Event]:
             if rec.creator_id != player.id:
-                raise TableError("forbidden", "only the table's creator may start it")
+                raise TableError(ErrorCode.FORBIDDEN, "only the table's creator may start it")
             if rec.status != WAITING:
-                raise TableError("already_started", "the game has already started")
+                raise TableError(ErrorCode.ALREADY_STARTED, "the game has already started")
             empty = [s.seat for s in rec.seats if s.kind == EMPTY]
             if empty and not fill_with_bots:
                 raise TableError(
-                    "seats_empty",
+                    ErrorCode.SEATS_EMPTY,
                     f"seat(s) {', '.join(map(str, empty))} are empty: wait for players,"
                     " or start with fill_with_bots",
                 )
@@ -489,9 +477,9 @@ class TableManager:
         def change(rec: TableRecord) -> list[Event]:
             seat = rec.seat_of(player.id)
             if seat is None:
-                raise TableError("not_seated", "you do not sit at this table")
+                raise TableError(ErrorCode.NOT_SEATED, "you do not sit at this table")
             if rec.status != FINISHED:
-                raise TableError("not_finished", "the game is not over yet")
+                raise TableError(ErrorCode.NOT_FINISHED, "the game is not over yet")
             _refuse_closed(rec)
             if seat not in rec.rematch_votes:
                 rec.rematch_votes = sorted([*rec.rematch_votes, seat])
@@ -543,7 +531,7 @@ class TableManager:
             self._after_change(live, events)
             self._spawn(self.broker.publish(live.id, rec.version))
             return
-        raise TableError("conflict", "the table is busy; try again")
+        raise TableError(ErrorCode.CONFLICT, "the table is busy; try again")
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -561,12 +549,12 @@ class TableManager:
         async with self._locked(live):
             seat = live.rec.seat_of(player.id)
             if seat is None:
-                raise TableError("not_seated", "you do not sit at this table")
+                raise TableError(ErrorCode.NOT_SEATED, "you do not sit at this table")
             if live.rec.status == WAITING:
-                raise TableError("not_started", "the game has not started yet")
+                raise TableError(ErrorCode.NOT_STARTED, "the game has not started yet")
             if live.rec.status == FINISHED:
                 _refuse_closed(live.rec)
-                raise TableError("table_over", "the game is over")
+                raise TableError(ErrorCode.TABLE_OVER, "the game is over")
             await self._move(live, seat, action, "player", on_accepted, started)
 
     async def _move(
@@ -598,8 +586,7 @@ class TableManager:
             try:
                 new_state, events = game.apply(state, seat, action)
             except IllegalAction as exc:
-                code = "table_over" if exc.code == "game_over" else exc.code
-                raise TableError(code, exc.reason) from None
+                raise TableError.refused(exc) from None
             new = _copy(rec)
             new.version += 1
             seq = live.seq + 1
@@ -639,10 +626,10 @@ class TableManager:
             except StaleVersion:
                 self._after_change(live, await self._reload(live))
                 if live.rec.status != PLAYING:
-                    raise TableError("table_over", "the game is over") from None
+                    raise TableError(ErrorCode.TABLE_OVER, "the game is over") from None
                 if source != "player":
                     # chosen for a state that is gone: the caller decides again from the new one
-                    raise TableError("superseded", "another process changed the table") from None
+                    raise Superseded from None
                 continue
             live.rec, live.state, live.seq = new, new_state, seq
             self.moves += 1
@@ -657,7 +644,7 @@ class TableManager:
             self._after_change(live, _announced(new, seat, source, events))
             self._spawn(self.broker.publish(live.id, new.version))
             return
-        raise TableError("conflict", "the table is busy; try again")
+        raise TableError(ErrorCode.CONFLICT, "the table is busy; try again")
 
     def _after_change(self, live: LiveTable, events: list[Event]) -> None:
         self._broadcast(live, events)
@@ -701,9 +688,9 @@ class TableManager:
                 try:
                     await self._move(live, seat, action, "timer")
                     moved = True
+                except Superseded:
+                    return  # the new state's deadline is armed again
                 except TableError as exc:
-                    if exc.code == "superseded":
-                        return  # the new state's deadline is armed again
                     log.error(
                         "table %s: auto_action for seat %s refused: %s",
                         live.id,
@@ -759,9 +746,9 @@ class TableManager:
                     action = self.bot_policy(live.game, live.state, seat)
                     try:
                         await self._move(live, seat, action, "bot")
+                    except Superseded:
+                        break  # the new state gets its own turn
                     except TableError as exc:
-                        if exc.code == "superseded":
-                            break  # the new state gets its own turn
                         log.error(
                             "table %s: bot move for seat %s refused: %s",
                             live.id,
@@ -970,7 +957,7 @@ def closed_reason(rec: TableRecord) -> str | None:
 def _refuse_closed(rec: TableRecord) -> None:
     reason = closed_reason(rec)
     if reason is not None:
-        raise TableError("table_over", f"an admin closed this table: {reason}")
+        raise TableError(ErrorCode.TABLE_OVER, f"an admin closed this table: {reason}")
 
 
 def _announced(rec: TableRecord, seat: int, source: str, events: list[Event]) -> list[Event]:

@@ -1,4 +1,10 @@
-"""Plain records the store hands to the rest of the app (never ORM objects)."""
+"""The tables' domain words and records: table statuses, seat kinds, and the plain records the
+layers pass each other (never ORM objects).
+
+They belong to the tables layer: ``tablee.store`` reads and writes them (and re-exports them),
+``tablee.api`` gets them through ``tablee.tables``. This module imports nothing of the app, so
+the store may import it without importing the rest of the tables layer.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,8 @@ from typing import Any
 PLAYER, BOT, EMPTY = "player", "bot", "empty"
 #: table statuses
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+#: ids (tables, players) are 32-bit: no table or player has a larger one
+MAX_ID = 2**31 - 1
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .game import Action, Game
+from tablee.engine import Action, Game
+
 from .registry import get_game
 
 

@@ -1,9 +1,9 @@
-"""Games by name. ``tablee.games`` registers every game module on import."""
+"""Games by name. Each game module registers its game at import; importing ``tablee.games`` (which
+any import of this module does first) imports every game module."""
 
 from __future__ import annotations
 
-from .errors import UnknownGame
-from .game import Game
+from tablee.engine import Game, UnknownGame
 
 _GAMES: dict[str, Game] = {}
 
@@ -16,7 +16,6 @@ def register(game: Game) -> Game:
 
 
 def get_game(name: str) -> Game:
-    _load_games()
     try:
         return _GAMES[name]
     except KeyError:
@@ -24,9 +23,4 @@ def get_game(name: str) -> Game:
 
 
 def game_names() -> list[str]:
-    _load_games()
     return sorted(_GAMES)
-
-
-def _load_games() -> None:
-    import tablee.games  # noqa: F401 - importing registers every game

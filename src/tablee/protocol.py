@@ -1,0 +1,542 @@
+"""The WebSocket protocol: every message both ways, its one parser, its error codes, its encoding.
+
+One definition per message type, as a Pydantic model: the server parses what clients send with
+:func:`parse` and builds what it sends from these models (``state`` is built as a plain dict on the
+hot path of every move, checked against :class:`State` by the tests). The JSON Schema of both
+directions (:func:`json_schema`) is served by the app and rendered in docs/protocol.md
+(``python -m tablee.protocol --markdown``).
+
+Pure: Pydantic, the standard library and orjson; imported by ``tables/`` and ``api/`` alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from enum import IntEnum, StrEnum
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
+
+
+class ErrorCode(StrEnum):
+    """Every code an ``error`` message (and a refused REST call's ``code``) carries; what each
+    means is in :data:`ERROR_DOCS`."""
+
+    BAD_JSON = "bad_json"
+    BAD_REQUEST = "bad_request"
+    BAD_MESSAGE = "bad_message"
+    TOO_LARGE = "too_large"
+    UNKNOWN_TYPE = "unknown_type"
+    RATE_LIMITED = "rate_limited"
+    UNAUTHORIZED = "unauthorized"
+    BANNED = "banned"
+    FORBIDDEN = "forbidden"
+    INTERNAL = "internal"
+    CONFLICT = "conflict"
+    UNKNOWN_TABLE = "unknown_table"
+    NOT_SEATED = "not_seated"
+    ALREADY_SEATED = "already_seated"
+    TABLE_FULL = "table_full"
+    SEAT_TAKEN = "seat_taken"
+    SEATS_EMPTY = "seats_empty"
+    NOT_STARTED = "not_started"
+    ALREADY_STARTED = "already_started"
+    NOT_FINISHED = "not_finished"
+    TABLE_OVER = "table_over"
+    NOT_A_PLAYER = "not_a_player"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_ACTION = "illegal_action"
+    BAD_ACTION = "bad_action"
+    TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_SEATS = "too_many_seats"
+    NAME_TAKEN = "name_taken"
+
+
+ERROR_DOCS: dict[ErrorCode, str] = {
+    ErrorCode.BAD_JSON: "the frame is not JSON text (or is a binary frame)",
+    ErrorCode.BAD_REQUEST: "not an object with a string 'type', or a field missing or of the "
+    "wrong type (REST: a value out of range)",
+    ErrorCode.BAD_MESSAGE: "JSON the server does not read: nested too deep, or strings that are "
+    "not valid Unicode (a lone UTF-16 surrogate)",
+    ErrorCode.TOO_LARGE: "a frame larger than the server's limit",
+    ErrorCode.UNKNOWN_TYPE: "a 'type' the server does not know",
+    ErrorCode.RATE_LIMITED: "too many messages too fast: this one was not done; a client that "
+    "goes on is disconnected (1008)",
+    ErrorCode.UNAUTHORIZED: "no 'hello' yet, or a token nobody holds",
+    ErrorCode.BANNED: "the player is banned from this server",
+    ErrorCode.FORBIDDEN: "only someone else may do this (starting a table: its creator)",
+    ErrorCode.INTERNAL: "the server failed on this message; nothing changed",
+    ErrorCode.CONFLICT: "the table was busy with other changes too long; try again",
+    ErrorCode.UNKNOWN_TABLE: "there is no such table",
+    ErrorCode.NOT_SEATED: "the player does not sit at this table",
+    ErrorCode.ALREADY_SEATED: "the player already sits at this table",
+    ErrorCode.TABLE_FULL: "every seat is taken, or the game has started",
+    ErrorCode.SEAT_TAKEN: "this seat is taken",
+    ErrorCode.SEATS_EMPTY: "the table cannot start: seats are empty",
+    ErrorCode.NOT_STARTED: "the game has not started yet",
+    ErrorCode.ALREADY_STARTED: "the game has already started",
+    ErrorCode.NOT_FINISHED: "the game is not over yet (a rematch vote)",
+    ErrorCode.TABLE_OVER: "the game is over, or an admin closed the table",
+    ErrorCode.NOT_A_PLAYER: "that seat holds no player (admin)",
+    ErrorCode.NOT_YOUR_TURN: "the game refuses the move: not this seat's turn",
+    ErrorCode.ILLEGAL_ACTION: "the game refuses the move: against the rules",
+    ErrorCode.BAD_ACTION: "the game refuses the move: not an action of this game (missing or "
+    "wrong fields)",
+    ErrorCode.TOO_MANY_TABLES: "REST: the player has as many waiting tables as a player may "
+    "create (TABLEE_MAX_WAITING_TABLES)",
+    ErrorCode.TOO_MANY_SEATS: "REST: the player holds as many seats at tables not over as a "
+    "player may (TABLEE_MAX_OPEN_SEATS)",
+    ErrorCode.NAME_TAKEN: "REST: another player has this name, or one that differs only in case "
+    "or Unicode look-alikes",
+}
+
+
+class CloseCode(IntEnum):
+    """WebSocket close codes the server uses (with a reason); see :data:`CLOSE_DOCS`."""
+
+    NORMAL = 1000
+    POLICY_VIOLATION = 1008
+    UNAUTHORIZED = 4401
+    BANNED = 4403
+    TOO_SLOW = 4408
+
+
+CLOSE_DOCS: dict[CloseCode, str] = {
+    CloseCode.NORMAL: "the server shuts the connection down",
+    CloseCode.POLICY_VIOLATION: "the client went on sending over its rate limit",
+    CloseCode.UNAUTHORIZED: "'hello' with a token nobody holds",
+    CloseCode.BANNED: "the player is banned (also sent at once to a player an admin bans)",
+    CloseCode.TOO_SLOW: "the client does not read what it is sent (its queue is full)",
+}
+
+
+class ProtocolError(Exception):
+    """A frame the server refuses before any handler runs: answered with an ``error``."""
+
+    def __init__(self, code: ErrorCode, message: str, id: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.id = id
+
+
+# -- client -> server ----------------------------------------------------------------------------
+
+_ID_DOC = (
+    "any JSON value, echoed in the answer to this message (the browser client numbers its moves)"
+)
+_TABLE_DOC = "a table id"
+
+
+class _Message(BaseModel):
+    # unknown fields are ignored (older and newer clients); known ones are checked strictly
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+
+    id: Any = Field(default=None, description=_ID_DOC)
+
+
+class Hello(_Message):
+    """First message of a connection: who the player is (a bad token closes with 4401)."""
+
+    type: Literal["hello"]
+    token: StrictStr = Field(min_length=1, description="the player's token")
+
+
+class Subscribe(_Message):
+    """Receive this table's states (as the seated player, else as a spectator); the current
+    state follows the ``ack``."""
+
+    type: Literal["subscribe"]
+    table: StrictInt = Field(description=_TABLE_DOC)
+
+
+class Unsubscribe(_Message):
+    type: Literal["unsubscribe"]
+    table: StrictInt = Field(description=_TABLE_DOC)
+
+
+class Sync(_Message):
+    """Send me this table's current state again (after a version gap)."""
+
+    type: Literal["sync"]
+    table: StrictInt = Field(description=_TABLE_DOC)
+
+
+class Act(_Message):
+    """A move at a table where the player sits; ``action`` is one of the state's ``legal``."""
+
+    type: Literal["act"]
+    table: StrictInt = Field(description=_TABLE_DOC)
+    action: dict[str, Any] = Field(description="the game's action object, with its 'type'")
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | Subscribe | Unsubscribe | Sync | Act | Ping
+
+#: every client message by its ``type``
+CLIENT_MESSAGES: dict[str, type[_Message]] = {
+    "hello": Hello,
+    "subscribe": Subscribe,
+    "unsubscribe": Unsubscribe,
+    "sync": Sync,
+    "act": Act,
+    "ping": Ping,
+}
+
+#: what a refused field's ``bad_request`` says
+_FIELD_ERRORS = {
+    "table": "'table' (a table id, a number) is missing",
+    "token": "'token' (a string) is missing",
+    "action": "'action' (an object with a 'type') is missing",
+}
+
+
+#: how deep objects and arrays may nest in a client message (actions are two levels deep)
+MAX_DEPTH = 32
+_TOO_DEEP = f"a message may nest objects and arrays at most {MAX_DEPTH} deep"
+_NOT_UNICODE = "a message's strings must be Unicode text (a lone UTF-16 surrogate is not)"
+
+
+def _bad_values(value: Any, depth_left: int) -> str | None:
+    """Why a parsed value cannot be read on (too deep, not Unicode), or None."""
+    stack = [(value, depth_left)]
+    while stack:
+        v, left = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode()
+            except UnicodeEncodeError:
+                return _NOT_UNICODE
+        elif isinstance(v, dict | list):
+            if left <= 0:
+                return _TOO_DEEP
+            items = [*v.keys(), *v.values()] if isinstance(v, dict) else v
+            stack.extend((item, left - 1) for item in items)
+    return None
+
+
+def _check_values(msg: Any, text: str) -> None:
+    # the walk only runs when the text could hold a problem: deep enough to count brackets
+    # past the limit, or an escape (a surrogate comes only from a \u escape: the frame itself
+    # was decoded from UTF-8)
+    if "\\u" not in text and text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    why = _bad_values(msg, MAX_DEPTH)
+    if why is not None:
+        mid = msg.get("id") if isinstance(msg, dict) else None
+        # the answer carries the id only when it can be sent back
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, why, None if _bad_values(mid, 8) else mid)
+
+
+def parse(text: str, max_bytes: int) -> ClientMessage:
+    """One text frame as a client message; raises :class:`ProtocolError` (with the message's
+    ``id`` when it could be read) for anything else."""
+    if len(text) > max_bytes or len(text.encode()) > max_bytes:
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"a message may hold at most {max_bytes} bytes")
+    try:
+        msg = json.loads(text)
+    except RecursionError:  # far deeper than MAX_DEPTH
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, _TOO_DEEP) from None
+    except ValueError:
+        raise ProtocolError(ErrorCode.BAD_JSON, "a message is one JSON object") from None
+    _check_values(msg, text)
+    if not isinstance(msg, dict):
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "a message is a JSON object with a 'type'")
+    mid = msg.get("id")
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "a message needs a 'type' (a string)", mid)
+    model = CLIENT_MESSAGES.get(kind)
+    if model is None:
+        known = ", ".join(sorted(CLIENT_MESSAGES))
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}; known: {known}", mid
+        )
+    try:
+        return model.model_validate(msg)  # type: ignore[return-value]
+    except ValidationError as exc:
+        field = next((str(e["loc"][0]) for e in exc.errors() if e["loc"]), "")
+        message = _FIELD_ERRORS.get(field, f"'{field}' is not valid")
+        raise ProtocolError(ErrorCode.BAD_REQUEST, message, mid) from None
+
+
+# -- server -> client ----------------------------------------------------------------------------
+
+
+def _type_always_sent(schema: dict[str, Any]) -> None:
+    # ``type`` has a default (so replies are built without it) but is always on the wire
+    if "type" in schema.get("properties", {}):
+        schema["required"] = ["type", *(r for r in schema.get("required", []) if r != "type")]
+
+
+class Reply(BaseModel):
+    """A server -> client message (or a part of one)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_type_always_sent)
+
+
+class Ack(Reply):
+    """The message with this ``id`` was done (an ``act``: committed, before its ``state``)."""
+
+    type: Literal["ack"] = "ack"
+    id: Any = Field(description="the acknowledged message's id (null when it had none)")
+
+
+class Error(Reply):
+    """The message was refused and changed nothing (``id``: the refused message's, if any)."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str = Field(description="a sentence a player can read")
+    id: Any = Field(default=None, description="the refused message's id; absent if it had none")
+
+
+class PlayerRef(Reply):
+    id: int
+    name: str
+
+
+class Welcome(Reply):
+    """The answer to a good ``hello``."""
+
+    type: Literal["welcome"] = "welcome"
+    player: PlayerRef
+    id: Any = Field(default=None, description="the hello's id; absent if it had none")
+
+
+class Pong(Reply):
+    type: Literal["pong"] = "pong"
+    id: Any = Field(default=None, description="the ping's id; absent if it had none")
+
+
+class Creator(Reply):
+    id: int
+    name: str | None
+
+
+class SeatInfo(Reply):
+    seat: int
+    kind: str = Field(description="player, bot or empty")
+    player_id: int | None
+    name: str | None
+    connected: bool = Field(description="the seat's player has a live connection to the table")
+
+
+class TableInfo(Reply):
+    """A table's public description (also the REST lobby's)."""
+
+    id: int
+    game: str
+    title: str
+    status: str = Field(description="waiting, playing or finished")
+    players: int
+    options: dict[str, Any]
+    turn_seconds: float | None = Field(description="seconds per decision; null: no timer")
+    private: bool
+    creator: Creator | None
+    game_no: int = Field(description="1, then one more per rematch")
+    version: int
+    seats: list[SeatInfo]
+    free_seats: list[int]
+    deadline: str | None = Field(description="ISO-8601")
+    rematch_votes: list[int] = Field(description="seats that voted for a rematch")
+    wins: list[int] = Field(description="games won per seat at this table")
+    created_at: str | None = Field(description="ISO-8601")
+
+
+class State(Reply):
+    """After every change of a subscribed table (and after ``subscribe`` and ``sync``): what
+    this connection's seat may see. Versions go up by one per change; a gap means: ``sync``."""
+
+    type: Literal["state"] = "state"
+    table: int
+    version: int
+    view: dict[str, Any] | None = Field(description="the game's view for this seat")
+    legal: list[dict[str, Any]] = Field(
+        description="exactly the actions 'act' accepts from this seat now (empty: spectators)"
+    )
+    to_act: list[int] = Field(description="the seats the game waits on")
+    deadline: str | None = Field(description="ISO-8601 deadline of the seats to act, if timed")
+    over: bool
+    outcome: dict[str, Any] | None
+    events: list[dict[str, Any]] = Field(description="what happened since the previous state")
+    info: TableInfo
+
+
+ServerMessage = Ack | Error | Welcome | Pong | State
+
+#: validates any server message (tests check every frame the server sends with it)
+SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
+    Annotated[ServerMessage, Field(discriminator="type")]  # type: ignore[arg-type]
+)
+#: the client messages as one type (for the schema; :func:`parse` reads frames)
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]  # type: ignore[arg-type]
+)
+
+
+# -- encoding ------------------------------------------------------------------------------------
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """A message as compact JSON text, UTF-8 unescaped. orjson writes the same text as the
+    standard encoder (``ensure_ascii=False``, no spaces) several times faster, and a state is
+    encoded for every seat after every move."""
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        # a whole number beyond 64 bits, which only the standard encoder writes
+        return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+def encode(msg: Reply) -> str:
+    """A reply as text: the fields it was given (an absent ``id`` stays absent)."""
+    return dumps({"type": msg.type} | msg.model_dump(exclude_unset=True))  # type: ignore[attr-defined]
+
+
+# -- the published schema ------------------------------------------------------------------------
+
+SCHEMA_PATH = "/api/protocol/schema.json"
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of every WebSocket message: ``ClientMessage`` (client ->
+    server) and ``ServerMessage`` (server -> client) under ``$defs``, with the error and close
+    codes and what each means."""
+    ref = "#/$defs/{model}"
+    client = CLIENT_MESSAGE.json_schema(ref_template=ref)
+    server = SERVER_MESSAGE.json_schema(ref_template=ref, mode="serialization")
+    defs: dict[str, Any] = {}
+    for part in (client, server):
+        for name, d in part.pop("$defs").items():
+            assert defs.get(name, d) == d, f"two different definitions named {name}"
+            defs[name] = d
+    defs["ErrorCode"] = {
+        "title": "ErrorCode",
+        "type": "string",
+        "oneOf": [{"const": c.value, "description": ERROR_DOCS[c]} for c in ErrorCode],
+    }
+    defs["CloseCode"] = {
+        "title": "CloseCode",
+        "description": "WebSocket close codes the server uses (with a reason)",
+        "type": "integer",
+        "oneOf": [{"const": c.value, "description": CLOSE_DOCS[c]} for c in CloseCode],
+    }
+    defs["ClientMessage"] = {"title": "ClientMessage", **client}
+    defs["ServerMessage"] = {"title": "ServerMessage", **server}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_PATH,
+        "title": "tablée WebSocket protocol (/ws)",
+        "description": "JSON text frames, one object each. A message is a ClientMessage (client "
+        "-> server) or a ServerMessage (server -> client).",
+        "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def _type_of(prop: dict[str, Any]) -> str:
+    """A property's JSON Schema type, in a few words."""
+    if "$ref" in prop:
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
+    if "const" in prop:
+        return json.dumps(prop["const"])
+    if "anyOf" in prop:
+        return " or ".join(_type_of(p) for p in prop["anyOf"])
+    kind = prop.get("type")
+    if kind == "array":
+        return f"array of {_type_of(prop.get('items', {}))}"
+    if kind == "object":
+        return "object"
+    if kind is None:
+        return "any JSON"
+    return str(kind)
+
+
+def _model_section(name: str, schema: dict[str, Any]) -> list[str]:
+    props: dict[str, Any] = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    kind = props.get("type", {}).get("const")
+    head = f"### `{kind}`" if kind else f"### {name}"
+    out = [head, ""]
+    if schema.get("description"):
+        out += [" ".join(str(schema["description"]).split()).replace("``", "`"), ""]
+    out += ["| field | type | | |", "|---|---|---|---|"]
+    for field, prop in sorted(props.items(), key=lambda fp: fp[0] != "type"):
+        need = "required" if field in required else "optional"
+        desc = " ".join(str(prop.get("description", "")).split()).replace("|", "\\|")
+        out.append(f"| `{field}` | {_type_of(prop)} | {need} | {desc} |")
+    return [*out, ""]
+
+
+def markdown() -> str:
+    """docs/protocol.md: the schema rendered for people (``python -m tablee.protocol
+    --markdown``); a test checks the committed file is this text."""
+    schema = json_schema()
+    defs = schema["$defs"]
+
+    def members(union: str) -> list[str]:
+        return [str(r["$ref"]).rsplit("/", 1)[-1] for r in defs[union]["oneOf"]]
+
+    client, server = members("ClientMessage"), members("ServerMessage")
+    parts = [n for n in defs if n not in {*client, *server, "ClientMessage", "ServerMessage"}]
+    parts = [n for n in parts if n not in {"ErrorCode", "CloseCode"}]
+    lines = [
+        "# The WebSocket protocol (`/ws`)",
+        "",
+        "<!-- generated by `python -m tablee.protocol --markdown` from src/tablee/protocol.py;"
+        " do not edit -->",
+        "",
+        "JSON text frames, one object each, every client message answered. A message's `id`"
+        " (any JSON value) comes back in its answer. Bad input never closes the connection and"
+        " never changes a table (a `hello` with an unknown token closes it)."
+        f" The machine-readable JSON Schema of every message is served at `{SCHEMA_PATH}`"
+        " (generated from the same models); the REST side has its OpenAPI at `/openapi.json`."
+        " The flow and the REST side: [server.md](server.md).",
+        "",
+        "## Client → server",
+        "",
+    ]
+    for name in client:
+        lines += _model_section(name, defs[name])
+    lines += ["## Server → client", ""]
+    for name in server:
+        lines += _model_section(name, defs[name])
+    lines += ["## Parts", ""]
+    for name in parts:
+        lines += _model_section(name, defs[name])
+    lines += ["## Error codes", "", "| code | meaning |", "|---|---|"]
+    lines += [f"| `{c}` | {ERROR_DOCS[c]} |" for c in ErrorCode]
+    lines += ["", "## Close codes", "", "| code | meaning |", "|---|---|"]
+    lines += [f"| {c.value} | {CLOSE_DOCS[c]} |" for c in CloseCode]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m tablee.protocol", description="the WebSocket protocol's schema"
+    )
+    parser.add_argument("--markdown", action="store_true", help="docs/protocol.md, not JSON")
+    args = parser.parse_args(argv)
+    if args.markdown:
+        sys.stdout.write(markdown())
+    else:
+        sys.stdout.write(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()

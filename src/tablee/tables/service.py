@@ -1,0 +1,47 @@
+"""The tables layer as the app uses it: the store opened from the settings, the table manager
+(one process, or one of several when Redis links them), and the queries of the REST layer.
+
+``tablee.api`` builds one ``Service`` per app and never opens the store itself.
+"""
+
+from __future__ import annotations
+
+from tablee.settings import Settings
+from tablee.store import Store
+
+from .broker import Broker
+from .manager import TableManager
+from .queries import AdminQueries, Queries
+
+
+class Service:
+    def __init__(self, settings: Settings, broker: Broker | None = None) -> None:
+        self.settings = settings
+        #: the store under everything (the app keeps it on its state for tests and tools)
+        self.store = Store(settings.database_url, settings.database_schema)
+        self.manager = _manager(settings, self.store, broker)
+        self.queries = Queries(self.store)
+        self.admin = AdminQueries(self.store)
+
+    async def migrate(self) -> None:
+        """Applies the migrations when the settings ask for it (``TABLEE_MIGRATE``)."""
+        if self.settings.migrate:
+            await self.store.migrate()
+
+    async def start(self) -> None:
+        await self.manager.start()
+
+    async def close(self) -> None:
+        try:
+            await self.manager.close()
+        finally:
+            await self.store.close()
+
+
+def _manager(settings: Settings, store: Store, broker: Broker | None) -> TableManager:
+    """One process, or one of several on one database when Redis links them."""
+    if settings.redis_url:
+        from .cluster import ClusterManager
+
+        return ClusterManager(store, settings, broker)
+    return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)
