@@ -28,6 +28,9 @@ REST_ONLY = {
     ErrorCode.ALREADY_STARTED,
     ErrorCode.NOT_FINISHED,
     ErrorCode.NOT_A_PLAYER,
+    ErrorCode.TOO_MANY_TABLES,
+    ErrorCode.TOO_MANY_SEATS,
+    ErrorCode.NAME_TAKEN,
 }
 
 

@@ -136,7 +136,7 @@ class RestLimits:
         return None
 
 
-def _count(scope: Scope, code: str) -> None:
+def _count(scope: Scope, code: ErrorCode) -> None:
     app = scope.get("app")
     ops = getattr(getattr(app, "state", None), "ops", None)
     if ops is not None:
@@ -158,12 +158,12 @@ class RateLimit:
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        _count(scope, "rate_limited")
+        _count(scope, ErrorCode.RATE_LIMITED)
         wait = refusal.retry_after
         response = JSONResponse(
             {
                 "detail": f"{refusal.message} : réessayez dans {say_wait(wait)}.",
-                "code": "rate_limited",
+                "code": ErrorCode.RATE_LIMITED,
             },
             status_code=429,
             headers={"Retry-After": str(wait)},
@@ -211,11 +211,11 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        _count(scope, "too_large")
+        _count(scope, ErrorCode.TOO_LARGE)
         limit = self.max_bytes
         shown = f"{limit // 1024} Kio" if limit % 1024 == 0 else f"{limit} octets"
         response = JSONResponse(
-            {"detail": f"Requête trop grande : {shown} au plus.", "code": "too_large"},
+            {"detail": f"Requête trop grande : {shown} au plus.", "code": ErrorCode.TOO_LARGE},
             status_code=413,
             # the rest of the body is never read: the connection ends with this answer
             headers={"Connection": "close"},

@@ -30,6 +30,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tablee.protocol import ErrorCode
+
 #: deeper JSON bodies are refused (ours nest three levels at most: options of a table)
 MAX_DEPTH = 32
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -155,7 +157,10 @@ class InputGuard:
         if b"%00" in query or b"\x00" in query:
             nul = "La requête contient un caractère nul (%00) : il n'a sa place nulle part ici."
             await self._refuse(
-                scope, receive, send, JSONResponse({"detail": nul, "code": "bad_request"}, 400)
+                scope,
+                receive,
+                send,
+                JSONResponse({"detail": nul, "code": ErrorCode.BAD_REQUEST}, 400),
             )
             return
         body, stayed = await _read(receive)
@@ -190,7 +195,7 @@ class InputGuard:
         app = scope.get("app")
         ops = getattr(getattr(app, "state", None), "ops", None)
         if ops is not None and response.status_code in (400, 422):
-            ops.error("bad_request", "rest")
+            ops.error(ErrorCode.BAD_REQUEST, "rest")
         await response(scope, receive, send)
 
 
