@@ -51,3 +51,13 @@ def test_uno_policy_plays_contrecarte_through_the_contract() -> None:
         assert action in legal
         assert action["type"] != "draw" or not [a for a in legal if a["type"] == "play"]
         state, _ = game.apply(state, seat, action)
+
+
+def test_robot_bench_prints_a_row_per_game_with_its_interval(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    robots = load("robots")
+    assert robots.main(["--games", "belote,tarot3", "--deals", "2", "--worlds", "2"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
+    assert [r.split()[0] for r in rows] == ["belote", "tarot3"]
+    assert all("±" in r and "p99" in r for r in rows)
