@@ -274,6 +274,14 @@ def parse(text: str, max_bytes: int) -> ClientMessage:
         raise ProtocolError(ErrorCode.BAD_REQUEST, message, mid) from None
 
 
+def peek_id(text: str, max_bytes: int) -> Any:
+    """The ``id`` of a frame that will not be done (to answer it), or None."""
+    try:
+        return parse(text, max_bytes).id
+    except ProtocolError as exc:
+        return exc.id
+
+
 # -- server -> client ----------------------------------------------------------------------------
 
 

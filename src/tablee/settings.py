@@ -26,6 +26,18 @@ class Settings(BaseSettings):
     port: int = 8000
     #: Larger WebSocket frames are refused with ``too_large`` (the connection stays open).
     max_message_bytes: int = Field(default=16384, ge=256)
+    #: WebSocket frames one connection may send ("N/period" as in ``tablee.limits``; "off": no
+    #: limit); a frame over it is answered ``rate_limited`` and not done
+    ws_rate_connection: Annotated[str, AfterValidator(check_rate)] = "50/second burst 300"
+    #: WebSocket frames all the connections of one player to this process may send together
+    ws_rate_player: Annotated[str, AfterValidator(check_rate)] = "100/second burst 600"
+    #: ``rate_limited`` answers one connection may get; past them it is closed (1008)
+    ws_rate_refusals: Annotated[str, AfterValidator(check_rate)] = "20/10s"
+    #: frames queued for a client that does not read them before it is disconnected (4408)
+    ws_max_queue: int = Field(default=1000, ge=1)
+    #: seconds a connection being closed (too slow, over its rate) has to take its close frame
+    #: before the server cuts the connection itself
+    ws_close_grace_seconds: float = Field(default=5.0, gt=0)
     #: How long a bot seat "thinks" before its move is applied.
     bot_delay_seconds: float = Field(default=0.5, ge=0)
     #: Redis pub/sub between several app processes (None: one process, in-process broker).
