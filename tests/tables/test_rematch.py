@@ -58,7 +58,7 @@ async def test_a_rematch_deals_from_the_next_seat_and_every_process_rebuilds_it(
     tid = live.id
     await m1.join(bob, tid)
     await m2.join(carol, tid)
-    await m1._fresh(live)
+    await m1.catch_up(live)
     assert GAME.view(live.state, None)["dealer"] == 2 and live.to_act() == (0,)
 
     finals = [await _play_to_the_end(m1, tid, players)]
@@ -79,7 +79,7 @@ async def test_a_rematch_deals_from_the_next_seat_and_every_process_rebuilds_it(
         for _ in range(3):
             seat = other.to_act()[0]
             await m2.act(players[seat], tid, GAME.auto_action(other.state, seat))
-        await m1._fresh(live)
+        await m1.catch_up(live)
         assert _canonical(live.state) == _canonical(other.state)
         # a process started now rebuilds it from the store alone
         m3 = TableManager(s3, broker=OtherProcesses(), bot_delay=0)

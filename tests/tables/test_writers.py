@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import tablee.tables.manager as manager_module
+import tablee.tables.scheduler as scheduler_module
 from tablee.games import get_game, replay
 from tablee.store import PlayerRecord, Store
 from tablee.tables import TableError, TableManager
@@ -57,7 +57,7 @@ async def test_a_process_catches_up_before_each_change(two: tuple[Any, ...]) -> 
     log = await s1.actions(tid, 1)
     assert [a.seat for a in log] == [0, 1, 0, 1] and [a.seq for a in log] == [1, 2, 3, 4]
     assert t1.rec.version + 1 == t2.rec.version  # m1 has not looked since
-    await m1._fresh(t1)
+    await m1.catch_up(t1)
     rec = await s1.table(tid)
     again = replay("toy", 2, rec.options, rec.seed, [(a.seat, a.action) for a in log])
     assert _same(t1.state, again) and _same(t2.state, again)
@@ -90,7 +90,7 @@ async def test_a_lost_race_is_retried_on_fresh_state_never_applied_twice(
 async def test_a_store_failure_changes_nothing_and_the_table_goes_on(
     sqlite_db: Database, toy_game: ToyGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(manager_module, "RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(scheduler_module, "RETRY_SECONDS", 0.01)
     store = Store(sqlite_db.url)
     await store.migrate()
     m = TableManager(store, bot_delay=0)

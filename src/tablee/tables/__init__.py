@@ -33,7 +33,9 @@ from .records import (
 
 if TYPE_CHECKING:
     from .broker import Broker, LocalBroker
-    from .manager import LiveTable, Subscriber, TableManager, closed_reason
+    from .changes import closed_reason
+    from .live import LiveTable, Subscriber
+    from .manager import TableManager
     from .queries import AdminQueries, Queries
     from .service import Service
 
@@ -41,10 +43,10 @@ if TYPE_CHECKING:
 _LAZY = {
     "Broker": ".broker",
     "LocalBroker": ".broker",
-    "LiveTable": ".manager",
-    "Subscriber": ".manager",
+    "LiveTable": ".live",
+    "Subscriber": ".live",
     "TableManager": ".manager",
-    "closed_reason": ".manager",
+    "closed_reason": ".changes",
     "AdminQueries": ".queries",
     "Queries": ".queries",
     "Service": ".service",

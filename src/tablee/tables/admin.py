@@ -1,9 +1,10 @@
 """What an admin does to live tables: close one, kick a seat, change the turn timer, free a banned
 player's seats, carry a rename to the seats; and the forensic reads (the full state, the export).
 
-Every change goes through the manager's change pipeline (under the table's lock, version checked,
-saved, then pushed to the subscribers with an event saying what happened), exactly like a player's
-join or leave, so other processes serving the same database pick it up the same way.
+Every change is an edit of the table's record committed through the manager's public ``edit``, the
+one commit path of every change (under the table's turn, version checked, saved, then pushed to
+the subscribers with an event saying what happened), exactly like a player's join or leave, so
+other processes serving the same database pick it up the same way.
 """
 
 from __future__ import annotations
@@ -12,23 +13,21 @@ import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tablee.engine import FIRST_DEALER, Event, InvalidOptions
+from tablee.engine import FIRST_DEALER, Event
 from tablee.export import FORMAT, VERSION, state_digest
 from tablee.games import get_game
 from tablee.protocol import ErrorCode
 from tablee.store.admin import AdminStore
 
+from .changes import closed_reason
 from .errors import TableError
-from .manager import (
-    MAX_TURN_SECONDS,
-    MIN_TURN_SECONDS,
-    LiveTable,
-    TableManager,
-    closed_reason,
-)
+from .live import LiveTable
+from .manager import TableManager
 from .records import BOT, EMPTY, FINISHED, PLAYER, PLAYING, SeatRecord, TableRecord
+from .seats import check_turn_seconds
 
 log = logging.getLogger("tablee.admin")
+
 
 def _running_scores(live: LiveTable) -> list[Any]:
     """The match totals at this moment, as the spectator's view shows them (empty if none)."""
@@ -62,8 +61,7 @@ async def close(manager: TableManager, table_id: int, reason: str, by: str) -> L
         }
         return [{"type": "table_closed", "seat": None, "reason": reason, "by": by}]
 
-    async with manager._locked(live):
-        await manager._change(live, change)
+    await manager.edit(table_id, change)
     log.info("table closed: %s", reason, extra={"table": table_id, "seat": None, "by": by})
     return live
 
@@ -79,7 +77,6 @@ async def kick(
     """The seat's player leaves (``seat=None``: wherever ``player_id`` sits, read under the
     table's lock): during a game a bot takes the seat and plays on; otherwise the seat becomes
     free. Returns the table and ``{seat, player_id, name, replaced_by}``."""
-    live = await manager.get(table_id)
     done: dict[str, Any] = {}
 
     def change(rec: TableRecord) -> list[Event]:
@@ -114,8 +111,7 @@ async def kick(
             }
         ]
 
-    async with manager._locked(live):
-        await manager._change(live, change)
+    live = await manager.edit(table_id, change)
     log.info(
         "seat kicked (%s): %s",
         done["replaced_by"],
@@ -127,12 +123,7 @@ async def kick(
 
 async def set_timer(manager: TableManager, table_id: int, seconds: float | None) -> LiveTable:
     """A new turn timer; during a game the seats to act get a fresh deadline (none: no timer)."""
-    if seconds is not None and not (MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS):
-        raise InvalidOptions(
-            "turn_seconds",
-            f"must be null (no timer) or between {MIN_TURN_SECONDS} and"
-            f" {MAX_TURN_SECONDS:g} seconds, got {seconds}",
-        )
+    check_turn_seconds(seconds)
     live = await manager.get(table_id)
 
     def change(rec: TableRecord) -> list[Event]:
@@ -148,9 +139,7 @@ async def set_timer(manager: TableManager, table_id: int, seconds: float | None)
             )
         return [{"type": "timer_changed", "seat": None, "turn_seconds": seconds}]
 
-    async with manager._locked(live):
-        await manager._change(live, change)
-    return live
+    return await manager.edit(table_id, change)
 
 
 async def free_player_seats(
@@ -175,8 +164,7 @@ async def renamed(
     """Pushes a player's new name to the tables this process holds where they sit or created."""
     out = []
     for table_id in table_ids:
-        live = manager.cached(table_id)
-        if live is None:
+        if manager.cached(table_id) is None:
             continue
 
         def change(rec: TableRecord) -> list[Event]:
@@ -189,8 +177,7 @@ async def renamed(
                 rec.creator_name = name
             return events
 
-        async with manager._locked(live):
-            await manager._change(live, change)
+        await manager.edit(table_id, change)
         out.append(table_id)
     return out
 
@@ -211,7 +198,7 @@ def full_state(manager: TableManager, live: LiveTable) -> dict[str, Any]:
         "outcome": rec.outcome,
         "closed": closed_reason(rec),
         "to_act": list(live.to_act()),
-        "legal": {str(s): game.legal_actions(state, s) for s in live.to_act()},
+        "legal": {str(s): live.legal(s) for s in live.to_act()},
         "hands": None if state is None else [game.view(state, s).get("hand") for s in players],
         "state": None if state is None else game.to_json(state),
         "state_sha256": None if state is None else state_digest(game, state),

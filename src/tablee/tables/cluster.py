@@ -1,4 +1,4 @@
-"""Several app processes on one database: the table manager of one of them.
+"""Several app processes on one database: the coordination strategy of each (``Cluster``).
 
 Any process accepts any client for any table. The database and Redis do the coordinating:
 
@@ -35,15 +35,16 @@ import contextlib
 import logging
 import time
 import uuid
+from collections.abc import AsyncIterator, Collection
 from datetime import timedelta
-from typing import Any
 
 from tablee.settings import Settings
 from tablee.store import Store
 from tablee.store.cluster import Claims, due_tables, idle_bot_tables, table_versions
 
 from .broker import Broker
-from .manager import LiveTable, Subscriber, TableManager, utcnow
+from .coordination import Coordination, Host
+from .live import LiveTable, utcnow
 from .records import PLAYING
 from .redis_broker import RedisBroker
 
@@ -57,28 +58,24 @@ IDLE_WINDOW = timedelta(minutes=10)
 PRESENCE_TTL = 30.0
 
 
-class ClusterManager(TableManager):
-    def __init__(
-        self,
-        store: Store,
-        settings: Settings,
-        broker: Broker | None = None,
-        **kwargs: Any,
-    ) -> None:
+class Cluster(Coordination):
+    shared = True
+
+    def __init__(self, store: Store, settings: Settings, broker: Broker | None = None) -> None:
         if broker is None:
             if not settings.redis_url:
                 raise ValueError("several processes need TABLEE_REDIS_URL")
             broker = RedisBroker(settings.redis_url, settings.redis_prefix, self.refresh)
-        kwargs.setdefault("bot_delay", settings.bot_delay_seconds)
-        super().__init__(
-            store, broker=broker, claims=Claims(store, settings.database_schema), **kwargs
-        )
+        self.broker = broker
+        self.claims = Claims(store, settings.database_schema)
         self.poll_seconds = settings.poll_seconds
         #: between two looks for banned players among this process's sockets (the Redis message
         #: of a ban closes them at once; this is for a lost one)
         self.ban_check_seconds = settings.ban_check_seconds
         #: a bot that has not moved for this long is looked for in the database
-        self.idle_after = timedelta(seconds=max(2.0, 4 * self.bot_delay + self.poll_seconds))
+        self.idle_after = timedelta(
+            seconds=max(2.0, 4 * settings.bot_delay_seconds + self.poll_seconds)
+        )
         self._poller: asyncio.Task[None] | None = None
         #: when this process last changed or heard of each table it holds (monotonic)
         self._touched: dict[int, float] = {}
@@ -94,14 +91,17 @@ class ClusterManager(TableManager):
         self._presence_renewed = 0.0
         self._presence_io = asyncio.Lock()
         self._bans_checked = 0.0
+
+    def bind(self, host: Host) -> None:
+        super().bind(host)
         if isinstance(self.broker, RedisBroker):
             self.broker.on_presence = self._heard_presence
-            self.broker.on_ban = lambda player_id: self._banned_elsewhere([player_id])
+            self.broker.on_ban = lambda player_id: host.banned_elsewhere([player_id])
 
     async def start(self) -> None:
         """Unlike one process, nothing is loaded here: clients load the tables they open and the
         poller the ones with a timer or a bot to run."""
-        await self.broker.start(self._on_published)
+        await self.broker.start(self.host.heard)
         self._poller = asyncio.get_running_loop().create_task(self._poll_forever())
 
     async def close(self) -> None:
@@ -109,15 +109,39 @@ class ClusterManager(TableManager):
             self._poller.cancel()
             with contextlib.suppress(BaseException):
                 await self._poller
-        await super().close()
-        assert self.claims is not None
+        await self.broker.close()
         await self.claims.close()
 
-    def _after_change(self, live: LiveTable, events: list[Any]) -> None:
-        self._touched[live.id] = time.monotonic()
-        super()._after_change(live, events)
+    # -- turns -----------------------------------------------------------------------------------
 
-    # -- bans across processes ---------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def writing(self, live: LiveTable) -> AsyncIterator[None]:
+        """The table's lock in this process, then its write lock in the database (the writers
+        of every process queue there, first come first served), under which the copy is
+        reloaded only if the stored version moved."""
+        async with live.lock, self.claims.writing(live.id) as version:
+            if version is None or version != live.rec.version:
+                await self.fresh(live)
+            yield
+
+    @contextlib.asynccontextmanager
+    async def automatic(self, live: LiveTable, version: int | None = None) -> AsyncIterator[bool]:
+        """Only the process holding the table's claim makes its timer and bot moves; the others
+        skip them. A bot's move thought out at ``version`` is thought again if it moved."""
+        async with self.claims.hold(live.id) as mine:
+            if not mine:
+                yield False
+                return
+            async with self.writing(live):
+                yield version is None or live.rec.version == version
+
+    def published(self, live: LiveTable) -> None:
+        self.host.spawn(self.broker.publish(live.id, live.rec.version))
+
+    def changed(self, live: LiveTable) -> None:
+        self._touched[live.id] = time.monotonic()
+
+    # -- bans across processes -------------------------------------------------------------------
 
     async def share_ban(self, player_id: int) -> None:
         if isinstance(self.broker, RedisBroker):
@@ -129,37 +153,24 @@ class ClusterManager(TableManager):
         if time.monotonic() - self._bans_checked < self.ban_check_seconds:
             return
         self._bans_checked = time.monotonic()
-        online = set(self.connected_players())
+        online = set(self.host.connected_players())
         if online:
-            self._banned_elsewhere(await self.store.banned_among(online))
+            self.host.banned_elsewhere(await self.host.store.banned_among(online))
 
     # -- presence across processes ---------------------------------------------------------------
 
-    async def subscribe(self, sub: Subscriber, table_id: int) -> LiveTable:
-        live = await super().subscribe(sub, table_id)
+    def remote_players(self, table_id: int) -> Collection[int]:
+        return self._remote.get(table_id, ())
+
+    async def presence_changed(self, table_id: int) -> None:
         await self._share_presence(table_id)
-        return live
 
-    def unsubscribe(self, sub: Subscriber, table_id: int) -> bool:
-        done = super().unsubscribe(sub, table_id)
-        # the table may have left memory with its last subscriber (a finished table): what is
-        # shared is then "nobody here", which the other processes must hear all the same
-        if done and self._local_players(table_id) != self._shown.get(table_id, frozenset()):
-            self._spawn(self._share_presence(table_id))
-        return done
-
-    def info(self, live: LiveTable | Any) -> dict[str, Any]:
-        out = super().info(live)
-        remote = self._remote.get(out["id"])
-        if remote:
-            for seat in out["seats"]:
-                if seat["player_id"] in remote and seat["kind"] == "player":
-                    seat["connected"] = True
-        return out
+    async def loaded(self, live: LiveTable) -> None:
+        await self._read_presence(live.id)
 
     def _local_players(self, table_id: int) -> frozenset[int]:
         """The players with the table open on this process (none once it left memory)."""
-        live = self._tables.get(table_id)
+        live = self.host.cached(table_id)
         return frozenset() if live is None else frozenset(live.presence)
 
     async def _share_presence(self, table_id: int, force: bool = False) -> None:
@@ -191,7 +202,7 @@ class ClusterManager(TableManager):
                 log.warning("sharing the presence at table %s timed out", table_id)
 
     async def _heard_presence(self, table_id: int, process: str) -> None:
-        if process != self.process_id and table_id in self._tables:
+        if process != self.process_id and self.host.cached(table_id) is not None:
             await self._read_presence(table_id)
 
     async def _read_presence(self, table_id: int) -> None:
@@ -204,15 +215,9 @@ class ClusterManager(TableManager):
                 self._remote[table_id] = remote
             else:
                 self._remote.pop(table_id, None)
-            live = self._tables.get(table_id)
+            live = self.host.cached(table_id)
             if live is not None:
-                self._broadcast(live, [])  # the seats' "connected" flags changed
-
-    async def _load(self, table_id: int) -> LiveTable | None:
-        live = await super()._load(table_id)
-        if live is not None:
-            await self._read_presence(table_id)
-        return live
+                self.host.retell(live)  # the seats' "connected" flags changed
 
     async def _renew_presence(self) -> None:
         """Every third of the entries' life: renew ours, and drop the entries that expired (a
@@ -227,11 +232,12 @@ class ClusterManager(TableManager):
 
     async def refresh(self) -> None:
         """Bring every table held here up to date with the database."""
-        stored = await table_versions(self.store, list(self._tables))
-        for table_id, live in list(self._tables.items()):
+        held = {live.id: live for live in self.host.live_tables()}
+        stored = await table_versions(self.host.store, list(held))
+        for table_id, live in held.items():
             version = stored.get(table_id)
             if version is not None and version > live.rec.version:
-                await self._on_published(table_id, version)
+                await self.host.heard(table_id, version)
 
     # -- the poller ------------------------------------------------------------------------------
 
@@ -249,29 +255,29 @@ class ClusterManager(TableManager):
     async def poll(self) -> None:
         """One round: catch up, fire overdue deadlines, restart idle bots, forget idle tables."""
         await self.refresh()
-        now = utcnow()
-        for table_id in await due_tables(self.store, now):
+        host, now = self.host, utcnow()
+        for table_id in await due_tables(host.store, now):
             live = await self._hold(table_id)
             if live is not None:
-                self._arm(live)  # fires at once: the claim decides which process moves
+                host.scheduler.arm(live)  # fires at once: the claim decides which process moves
         since = None if self._first_poll else now - self.idle_after - IDLE_WINDOW
         self._first_poll = False
-        idle = await idle_bot_tables(self.store, now - self.idle_after, since)
+        idle = await idle_bot_tables(host.store, now - self.idle_after, since)
         for table_id, version in idle.items():
-            if table_id in self._tables or self._idle_seen.get(table_id) == version:
+            if host.cached(table_id) is not None or self._idle_seen.get(table_id) == version:
                 continue
             self._idle_seen[table_id] = version
             await self._hold(table_id)  # schedules the bot if one is to move
         self._idle_seen = {t: v for t, v in self._idle_seen.items() if t in idle}
-        for live in list(self._tables.values()):
-            self._schedule_bot(live)  # a bot left waiting when another process held the claim
+        for live in host.live_tables():
+            host.scheduler.schedule_bot(live)  # a bot left waiting when another process held it
         await self._renew_presence()
         await self._check_bans()
         self._forget_idle()
 
     async def _hold(self, table_id: int) -> LiveTable | None:
         try:
-            live = await self.get(table_id)
+            live = await self.host.get(table_id)
         except Exception:
             log.exception("table %s could not be loaded", table_id)
             return None
@@ -281,16 +287,13 @@ class ClusterManager(TableManager):
     def _forget_idle(self) -> None:
         now = time.monotonic()
         soon = utcnow() + timedelta(seconds=FORGET_AFTER)
-        for table_id, live in list(self._tables.items()):
+        for live in self.host.live_tables():
+            table_id = live.id
             if (
-                live.subscribers
-                or live.lock.locked()
-                or live.bot_task is not None
-                or now - self._touched.get(table_id, 0.0) < FORGET_AFTER
+                now - self._touched.get(table_id, 0.0) < FORGET_AFTER
                 or (live.rec.status == PLAYING and live.rec.deadline and live.rec.deadline < soon)
+                or not self.host.forget(live, finished_only=False)
             ):
                 continue
-            self._disarm(live)
-            del self._tables[table_id]
             self._touched.pop(table_id, None)
             self._remote.pop(table_id, None)

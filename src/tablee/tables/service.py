@@ -41,7 +41,8 @@ class Service:
 def _manager(settings: Settings, store: Store, broker: Broker | None) -> TableManager:
     """One process, or one of several on one database when Redis links them."""
     if settings.redis_url:
-        from .cluster import ClusterManager
+        from .cluster import Cluster
 
-        return ClusterManager(store, settings, broker)
+        coordination = Cluster(store, settings, broker)
+        return TableManager(store, bot_delay=settings.bot_delay_seconds, coordination=coordination)
     return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)

@@ -1,0 +1,211 @@
+"""What a change of a table is, decided on the table as it is in memory (no I/O here).
+
+Every change goes through the one commit path (``pipeline.py``): a *decision* reads the live table
+and returns a ``Change`` — the table's next record (version + 1), its game state, the events to
+tell, and for a move the log row — or raises ``TableError`` and changes nothing. There are two
+kinds of decision:
+
+- a move (``move``): a seat's action applied by the game, logged with its source (``player``,
+  ``timer``, ``bot``); the deadline follows the seats the game waits on;
+- an edit (``edit``) of the table's record: seats, lifecycle, timer, names (``seats.py``,
+  ``admin.py``); an edit that starts a game deals it from the record's seed.
+
+Decisions are pure functions of the live table, so the pipeline may decide again on a fresher
+copy when another process wrote first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from tablee.engine import Action, Event, Game, IllegalAction
+from tablee.protocol import ErrorCode
+
+from .errors import TableError
+from .live import LiveTable, utcnow
+from .records import FINISHED, PLAYER, PLAYING, WAITING, LoggedAction, TableRecord
+
+#: an edit of a table's record (a copy): changes it, or raises ``TableError``; returns the events
+Edit = Callable[[TableRecord], list[Event]]
+
+
+@dataclass
+class Change:
+    #: the table's record at its next version
+    rec: TableRecord
+    state: Any
+    #: actions in the current game's log
+    seq: int
+    #: what the subscribers are told (each sees those its seat may see)
+    events: list[Event]
+    #: for a move: its log row (None: an edit, which writes the record and its seats)
+    move: LoggedAction | None = None
+    #: the ``deal_end`` events of the move, kept as the table's per-deal scores
+    deal_events: list[Event] = field(default_factory=list)
+    #: what the decision already asked the game of the new state (``to_act``, legal actions)
+    to_act: tuple[int, ...] | None = None
+    legal: dict[int, list[Action]] = field(default_factory=dict)
+
+
+Decision = Callable[[LiveTable], Change]
+
+
+def move(seat: int, action: Any, source: str) -> Decision:
+    """The decision of a seat's action (the caller checked that the seat is the one to move)."""
+    return lambda live: move_change(live, seat, action, source)
+
+
+def edit(change: Edit) -> Decision:
+    return lambda live: edit_change(live, change)
+
+
+def player_move(player_id: int, action: Any) -> Decision:
+    """A player's action, at the seat the player holds at that moment."""
+
+    def decide(live: LiveTable) -> Change:
+        rec = live.rec
+        seat = rec.seat_of(player_id)
+        if seat is None:
+            raise TableError(ErrorCode.NOT_SEATED, "you do not sit at this table")
+        if rec.status == WAITING:
+            raise TableError(ErrorCode.NOT_STARTED, "the game has not started yet")
+        if rec.status == FINISHED:
+            refuse_closed(rec)
+            raise TableError(ErrorCode.TABLE_OVER, "the game is over")
+        return move_change(live, seat, action, "player")
+
+    return decide
+
+
+def move_change(live: LiveTable, seat: int, action: Any, source: str) -> Change:
+    rec, state, game = live.rec, live.state, live.game
+    try:
+        new_state, events = game.apply(state, seat, action)
+    except IllegalAction as exc:
+        raise TableError.refused(exc) from None
+    new = copy_record(rec)
+    new.version += 1
+    seq = live.seq + 1
+    now = utcnow()
+    after: tuple[int, ...] = ()
+    legal: dict[int, list[Action]] = {}
+    if game.is_over(new_state):
+        new.status = FINISHED
+        new.outcome = game.outcome(new_state) or {}
+        new.deadline = None
+        new.rematch_votes = []
+        new.wins = list(rec.wins)
+        for w in new.outcome.get("winners") or []:
+            if isinstance(w, int) and 0 <= w < len(new.wins):
+                new.wins[w] += 1
+    else:
+        before = live.waiting()
+        after = tuple(game.to_act(new_state))
+        # a seat that decided and has a new decision to make (a contest, then its play) gets its
+        # time again; not after the table's own move, which goes on at once (a draw, then play or
+        # pass), nor after a move that left its choices as they were (a false "Carte !"
+        # accusation with nothing left to draw must not buy time)
+        again = False
+        if source != "timer" and seat in before and seat in after:
+            legal[seat] = game.legal_actions(new_state, seat)
+            again = legal[seat] != live.legal(seat)
+        new.deadline = deadline(new, before, after, rec.deadline, now, again)
+    deal_events = [e for e in events if e.get("type") == "deal_end" and "to" not in e]
+    return Change(
+        new,
+        new_state,
+        seq,
+        announced(new, seat, source, events),
+        move=LoggedAction(seq, seat, action, source, now),
+        deal_events=deal_events,
+        to_act=after,
+        legal=legal,
+    )
+
+
+def edit_change(live: LiveTable, change: Edit) -> Change:
+    """A seat or lifecycle change, made on a copy of the record."""
+    rec = copy_record(live.rec)
+    events = change(rec)
+    rec.version += 1
+    state, seq, to_act = live.state, live.seq, None
+    if rec.status == PLAYING and (live.rec.status != PLAYING or rec.game_no != live.rec.game_no):
+        state, seq = live.game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck), 0
+        to_act = tuple(live.game.to_act(state))
+        rec.deadline = deadline(rec, (), to_act, None)
+    return Change(rec, state, seq, events, to_act=to_act)
+
+
+def replay(
+    rec: TableRecord, game: Game, state: Any, after: int, rows: Iterable[LoggedAction]
+) -> tuple[Any, int, list[Event]]:
+    """``state`` (at ``after`` actions; None: a new deal) with the logged ``rows`` applied: the
+    new state, its action count, and the events of the rows."""
+    if state is None:
+        state, after = game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck), 0
+    events: list[Event] = []
+    seq = after
+    for row in rows:
+        state, evs = game.apply(state, row.seat, row.action)
+        events.extend(announced(rec, row.seat, row.source, evs))
+        seq = row.seq
+    return state, seq, events
+
+
+def copy_record(rec: TableRecord) -> TableRecord:
+    return dataclasses.replace(
+        rec,
+        seats=[dataclasses.replace(s) for s in rec.seats],
+        wins=list(rec.wins),
+        rematch_votes=list(rec.rematch_votes),
+    )
+
+
+def closed_reason(rec: TableRecord) -> str | None:
+    """Why an admin closed the table (it stays over for good); None when it was not closed."""
+    outcome = rec.outcome or {}
+    if rec.status != FINISHED or not outcome.get("closed"):
+        return None
+    return str(outcome.get("reason") or "no reason given")
+
+
+def refuse_closed(rec: TableRecord) -> None:
+    reason = closed_reason(rec)
+    if reason is not None:
+        raise TableError(ErrorCode.TABLE_OVER, f"an admin closed this table: {reason}")
+
+
+def announced(rec: TableRecord, seat: int, source: str, events: list[Event]) -> list[Event]:
+    """A move's events, told after an ``auto`` event when the table moved for a person whose
+    time ran out: the game's own events read the same whoever chose the move, and the players
+    must be able to tell that nobody at that seat did. (A bot's seat whose time ran out is no
+    news: a bot's moves are the table's anyway.)"""
+    if source != "timer" or rec.seats[seat].kind != PLAYER:
+        return events
+    return [{"type": "auto", "seat": seat, "source": source}, *events]
+
+
+def begin(rec: TableRecord) -> list[Event]:
+    """Marks the record as playing a new game (the edit's change deals it)."""
+    rec.status = PLAYING
+    rec.outcome = None
+    return [{"type": "game_started", "game_no": rec.game_no}]
+
+
+def deadline(
+    rec: TableRecord,
+    before: tuple[int, ...],
+    after: tuple[int, ...],
+    current: datetime | None,
+    now: datetime | None = None,
+    renew: bool = False,
+) -> datetime | None:
+    if rec.turn_seconds is None or not after:
+        return None
+    if current is None or renew or set(before) != set(after):
+        return (now or utcnow()) + timedelta(seconds=rec.turn_seconds)
+    return current

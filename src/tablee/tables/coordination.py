@@ -1,0 +1,148 @@
+"""How the processes that serve one database take turns at a table: one strategy object per
+manager, asked at the few points where that matters.
+
+- ``writing(live)``: the turn to change a table, on an up-to-date copy (the pipeline's "lock" and
+  "fresh state" steps);
+- ``automatic(live)``: the turn to make a move the table makes itself (a timer's, a bot's), or
+  False when another process makes it;
+- ``published(live)``: a change was committed here (tell the others); ``heard`` on the host is
+  the way back in, when another process committed one;
+- presence (``presence_changed``, ``remote_players``), bans (``share_ban``), loading
+  (``loaded``), and ``start``/``close`` (what runs beside the tables: a poller...).
+
+``Alone`` is the strategy of a single process (``cluster.Cluster``: several on PostgreSQL and
+Redis). Given a broker that reaches other processes, ``Alone`` still catches up with the store
+before every change and every read (``shared``): the tests use that to play two managers on one
+database. A table with a home process (one owner per table, moves sent to it) would be a third.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .broker import Broker, LocalBroker
+
+if TYPE_CHECKING:
+    from tablee.store import Store
+
+    from .live import LiveTable
+
+
+class Timers(Protocol):
+    def arm(self, live: LiveTable) -> None: ...
+
+    def schedule_bot(self, live: LiveTable) -> None: ...
+
+
+class Host(Protocol):
+    """What a strategy may ask of the manager it serves."""
+
+    store: Store
+
+    @property
+    def scheduler(self) -> Timers:
+        """The timers and bots (``scheduler.py``)."""
+    connected_players: Callable[[], Iterable[int]]
+
+    async def get(self, table_id: int) -> LiveTable: ...
+
+    def cached(self, table_id: int) -> LiveTable | None: ...
+
+    def live_tables(self) -> list[LiveTable]: ...
+
+    async def load_unfinished(self) -> None: ...
+
+    async def catch_up(self, live: LiveTable) -> bool: ...
+
+    async def heard(self, table_id: int, version: int) -> None: ...
+
+    def retell(self, live: LiveTable) -> None: ...
+
+    def forget(self, live: LiveTable, *, finished_only: bool = True) -> bool: ...
+
+    def banned_elsewhere(self, player_ids: Iterable[int]) -> None: ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> object: ...
+
+
+class Coordination:
+    """The strategy's interface, with what most strategies do: nothing."""
+
+    #: other processes may write the tables: catch up with the store before changes and reads
+    shared = False
+
+    def bind(self, host: Host) -> None:
+        self.host = host
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    @contextlib.asynccontextmanager
+    async def writing(self, live: LiveTable) -> AsyncIterator[None]:
+        """The table's turn to change, on a copy brought up to date (when others write too)."""
+        async with live.lock:
+            await self.fresh(live)
+            yield
+
+    @contextlib.asynccontextmanager
+    async def automatic(self, live: LiveTable, version: int | None = None) -> AsyncIterator[bool]:
+        """``writing``, for a move the table makes itself; False: not this process's to make.
+        ``version``: the one the move was chosen at, when it is only good for that one."""
+        async with self.writing(live):
+            yield True
+
+    @contextlib.asynccontextmanager
+    async def reading(self, live: LiveTable) -> AsyncIterator[None]:
+        """A copy fit to show a client that asked (``sync``): others may have written since."""
+        if not self.shared:
+            yield
+            return
+        async with live.lock:
+            await self.fresh(live)
+            yield
+
+    async def fresh(self, live: LiveTable) -> None:
+        """Under the table's lock: catch up with what other processes wrote, if they may have."""
+        if self.shared:
+            await self.host.catch_up(live)
+
+    def published(self, live: LiveTable) -> None:
+        """A change of ``live`` was committed by this process (after its subscribers heard)."""
+
+    def changed(self, live: LiveTable) -> None:
+        """``live`` changed (here or elsewhere) and its subscribers were told."""
+
+    async def loaded(self, live: LiveTable) -> None:
+        """``live`` was just loaded from the store."""
+
+    async def presence_changed(self, table_id: int) -> None:
+        """The players with a subscription here at this table changed."""
+
+    def remote_players(self, table_id: int) -> Collection[int]:
+        """The players connected to this table through other processes."""
+        return ()
+
+    async def share_ban(self, player_id: int) -> None:
+        """An admin of this process banned the player: tell the other processes."""
+
+
+class Alone(Coordination):
+    """A single process: the in-memory lock is the table's only writer's turn, and every
+    unfinished table is loaded at start-up (its timers and bots armed)."""
+
+    def __init__(self, broker: Broker | None = None) -> None:
+        self.broker: Broker = broker or LocalBroker()
+        self.shared = not isinstance(self.broker, LocalBroker)
+
+    async def start(self) -> None:
+        await self.host.load_unfinished()
+        await self.broker.start(self.host.heard)
+
+    async def close(self) -> None:
+        await self.broker.close()
+
+    def published(self, live: LiveTable) -> None:
+        self.host.spawn(self.broker.publish(live.id, live.rec.version))

@@ -1,0 +1,98 @@
+"""A table held in memory: its record, its game state, its subscribers and its tasks; and what a
+connection must be to receive its states.
+
+The seats the game waits on (``to_act``) and each seat's legal actions are asked of the game once
+per state and kept with it: a move reads them to set the deadline, the fan-out to build every
+seat's state, the scheduler to find its bots, and the next move to compare with; a state is never
+changed in place (``apply`` returns a new one), so its answers hold for as long as it is current.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from tablee.engine import Action, Game
+
+from .records import PLAYING, TableRecord
+
+
+class Subscriber(Protocol):
+    """A connection that receives a table's states. ``send`` must not block (it queues)."""
+
+    @property
+    def player_id(self) -> int | None: ...
+
+    def send(self, text: str) -> None: ...
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class LiveTable:
+    def __init__(self, rec: TableRecord, game: Game, state: Any, seq: int) -> None:
+        self.rec = rec
+        self.game = game
+        self.state = state
+        #: actions in the current game's log
+        self.seq = seq
+        self.lock = asyncio.Lock()
+        self.subscribers: dict[Subscriber, None] = {}
+        #: live subscriptions per player (several tabs are fine)
+        self.presence: Counter[int] = Counter()
+        self.timer: asyncio.TimerHandle | None = None
+        self.bot_task: asyncio.Task[None] | None = None
+        #: the state the answers below belong to
+        self._known: Any = None
+        self._to_act: tuple[int, ...] | None = None
+        self._legal: dict[int, list[Action]] = {}
+
+    @property
+    def id(self) -> int:
+        return self.rec.id
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats the table waits on: none unless a game is being played."""
+        if self.state is None or self.rec.status != PLAYING:
+            return ()
+        return self.waiting()
+
+    def waiting(self) -> tuple[int, ...]:
+        """The game's own ``to_act`` of the current state, whatever the table's status."""
+        self._current()
+        if self._to_act is None:
+            self._to_act = tuple(self.game.to_act(self.state))
+        return self._to_act
+
+    def legal(self, seat: int) -> list[Action]:
+        """The game's legal actions of ``seat`` in the current state (shared: not to be changed)."""
+        self._current()
+        found = self._legal.get(seat)
+        if found is None:
+            found = self._legal[seat] = self.game.legal_actions(self.state, seat)
+        return found
+
+    def advance(
+        self,
+        rec: TableRecord,
+        state: Any,
+        seq: int,
+        to_act: tuple[int, ...] | None = None,
+        legal: dict[int, list[Action]] | None = None,
+    ) -> None:
+        """The table at a new version, with what is already known of its state."""
+        self.rec, self.seq = rec, seq
+        if state is not self.state:
+            self.state = state
+            self._known = state
+            self._to_act = to_act
+            self._legal = dict(legal) if legal else {}
+
+    def _current(self) -> None:
+        if self._known is not self.state:  # set from outside ``advance`` (tests, replays)
+            self._known = self.state
+            self._to_act = None
+            self._legal = {}

@@ -1,0 +1,179 @@
+"""The one path of every change of a table — a player's move, a timer's or a bot's, a seat
+change, a start, a rematch, an admin's action:
+
+    lock -> fresh state -> decide -> persist (one transaction) -> tell
+
+- lock: the coordination's ``writing`` turn (the table's ``asyncio.Lock``; with several
+  processes, also the table's write lock in the database);
+- fresh state: with other writers around, the copy catches up with the store first;
+- decide: a ``Decision`` (``changes.py``) reads the live table and returns the ``Change`` (the
+  next record, state, events, log row), or refuses with ``TableError`` and nothing changes;
+- persist: the store writes the change if the table is still at the version it was decided on
+  (``StaleVersion`` otherwise, having written nothing: the copy catches up and the decision is
+  made again on the fresh state; a move the table chose itself is dropped instead, as
+  ``Superseded``, for its caller to choose again);
+- tell: the change is swapped into memory, then the ack (``on_accepted``), every subscriber's
+  state, the timer and the bots, and the other processes (the coordination's ``published``).
+
+Nothing is told before the store has committed, so nothing acknowledged is ever lost; the
+in-memory table is replaced only after the commit, so a failed write changes nothing.
+
+Versions: a table's version goes up by one on every accepted action and on every seat or lifecycle
+change, and every change is pushed to the subscribers, so a client that sees a gap knows it missed
+something and asks for a ``sync``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tablee.engine import Event
+from tablee.protocol import ErrorCode
+from tablee.store import StaleVersion, Store
+
+from .changes import Change, Decision, replay
+from .errors import Superseded, TableError
+from .live import LiveTable
+from .records import FINISHED, WAITING
+
+if TYPE_CHECKING:
+    from .coordination import Coordination
+    from .fanout import FanOut
+    from .scheduler import Scheduler
+
+log = logging.getLogger("tablee.tables")
+
+#: retries of a change that lost a race with another process
+RETRIES = 5
+
+#: called after every accepted move: (table, seat, action, source, seconds from the move's arrival
+#: to its commit); metrics and logs hang here
+MoveHook = Callable[[LiveTable, int, Any, str, float], None]
+
+
+class Pipeline:
+    def __init__(
+        self,
+        store: Store,
+        coordination: Coordination,
+        fanout: FanOut,
+        scheduler: Scheduler,
+        forget_soon: Callable[[LiveTable], object],
+    ) -> None:
+        self.store = store
+        self.coordination = coordination
+        self.fanout = fanout
+        self.scheduler = scheduler
+        self.forget_soon = forget_soon
+        #: accepted moves since start-up (metrics, benchmarks)
+        self.moves = 0
+        self.move_hooks: list[MoveHook] = []
+
+    async def commit(
+        self,
+        live: LiveTable,
+        decision: Decision,
+        *,
+        retry: bool = True,
+        on_accepted: Callable[[], None] | None = None,
+        started: float | None = None,
+    ) -> Change:
+        """The change ``decision`` makes, committed and told; raises ``TableError`` when refused
+        (``Superseded`` when ``retry`` is off and another process wrote first)."""
+        async with self.coordination.writing(live):
+            return await self.commit_held(
+                live, decision, retry=retry, on_accepted=on_accepted, started=started
+            )
+
+    async def commit_held(
+        self,
+        live: LiveTable,
+        decision: Decision,
+        *,
+        retry: bool = True,
+        on_accepted: Callable[[], None] | None = None,
+        started: float | None = None,
+    ) -> Change:
+        """``commit``, for a caller that holds the table's turn already (a timer or bot turn
+        making several moves)."""
+        if started is None:
+            started = time.perf_counter()
+        for _ in range(RETRIES):
+            change = decision(live)
+            try:
+                if change.move is not None:
+                    await self.store.record_action(
+                        change.rec, live.rec.version, change.move, change.deal_events, seats=False
+                    )
+                else:
+                    await self.store.save_table(change.rec, live.rec.version)
+            except StaleVersion:
+                await self.catch_up(live)
+                if not retry:
+                    # chosen for a state that is gone: the caller decides again from the new one
+                    raise Superseded from None
+                continue
+            live.advance(change.rec, change.state, change.seq, change.to_act, change.legal)
+            if change.move is not None:
+                self._moved(live, change, time.perf_counter() - started)
+            if on_accepted is not None:
+                on_accepted()
+            self.tell(live, change.events)
+            self.coordination.published(live)
+            return change
+        raise TableError(ErrorCode.CONFLICT, "the table is busy; try again")
+
+    def _moved(self, live: LiveTable, change: Change, elapsed: float) -> None:
+        assert change.move is not None
+        self.moves += 1
+        seat, action, source = change.move.seat, change.move.action, change.move.source
+        for hook in self.move_hooks:
+            try:
+                hook(live, seat, action, source, elapsed)
+            except Exception:
+                log.exception("a move hook failed")
+
+    def tell(self, live: LiveTable, events: list[Event]) -> None:
+        """After a change (made here or caught up with): the subscribers' states, the timer and
+        the bots, and a finished table nobody watches leaves memory."""
+        self.fanout.tell(live, events)
+        self.scheduler.rearm(live)
+        self.coordination.changed(live)
+        if live.rec.status == FINISHED and not live.subscribers:
+            # after the lock is released
+            asyncio.get_running_loop().call_soon(self.forget_soon, live)
+
+    # -- catching up -----------------------------------------------------------------------------
+
+    async def catch_up(self, live: LiveTable) -> bool:
+        """Under the table's lock: catch up with what other processes wrote, and tell it. True if
+        the copy was behind."""
+        before = live.rec.version
+        events = await self.reload(live)
+        if live.rec.version == before:
+            return False
+        self.tell(live, events)
+        return True
+
+    async def reload(self, live: LiveTable) -> list[Event]:
+        """The table's row, and only the log rows after those this copy holds, up to the row's
+        version (a move committed between the two reads waits for the next catch-up: applied on
+        the older row, it would run the state ahead of the version clients see). Returns their
+        events."""
+        same_game = live.state is not None and live.rec.status != WAITING
+        rec, rows = await self.store.catch_up(live.rec, live.seq if same_game else 0)
+        if rec is None or rec.version == live.rec.version:
+            return []
+        events: list[Event] = []
+        if rec.status == WAITING:
+            state, seq = None, 0
+        elif rec.game_no == live.rec.game_no and same_game:
+            state, seq, events = replay(rec, live.game, live.state, live.seq, rows)
+        else:
+            state, seq, _ = replay(rec, live.game, None, 0, rows)
+        live.advance(rec, state, seq)
+        return events
