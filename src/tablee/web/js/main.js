@@ -18,7 +18,7 @@ export function getSocket() {
   socket?.close();
   socket = new TableSocket(player.token, {
     onStatus: (state) => setConn(state),
-    onState: (msg, info) => page?.onState?.(msg, info),
+    onState: (msg) => page?.onState?.(msg),
     onError: (msg) => (page?.onSocketError ? page.onSocketError(msg) : toastError(msg)),
     onMessage: (msg) => page?.onMessage?.(msg),
     onRefused: () => {

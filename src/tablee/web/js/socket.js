@@ -8,7 +8,6 @@ export class TableSocket {
     this.handlers = handlers;
     this.ws = null;
     this.tables = new Set();
-    this.versions = new Map();
     this.pending = new Map();
     this.nextId = 1;
     this.retry = 0;
@@ -85,13 +84,11 @@ export class TableSocket {
 
   subscribe(table) {
     this.tables.add(table);
-    this.versions.delete(table);
     if (this.ready) this.send({ type: "subscribe", table });
   }
 
   unsubscribe(table) {
     this.tables.delete(table);
-    this.versions.delete(table);
     if (this.ready) this.send({ type: "unsubscribe", table });
   }
 
@@ -128,14 +125,8 @@ export class TableSocket {
       return;
     }
     if (msg.type === "state") {
-      const table = msg.table;
-      const last = this.versions.get(table);
-      this.versions.set(table, msg.version);
-      // A state is whole, so it is shown anyway; a gap only means some events were missed, and a
-      // sync makes sure nothing newer was missed too. A lower version is a new game (rematch).
-      const gap = last != null && msg.version > last + 1;
-      this.handlers.onState?.(msg, { gap, repeat: last != null && msg.version === last });
-      if (gap) this.sync(table);
+      // the page that shows the table checks its versions (js/table/controller.js)
+      this.handlers.onState?.(msg);
       return;
     }
     this.handlers.onMessage?.(msg);

@@ -1,0 +1,251 @@
+// The table's controller: everything between the server and the page's state. It subscribes,
+// receives the states (asking for a `sync` when versions skip), decides when each is shown,
+// sends the player's moves and keeps them pending until their state is on screen, polls the
+// table while the socket is down, and makes the REST calls of the waiting room and the end.
+// The socket itself (socket.js) reconnects and subscribes again by itself; the server then
+// answers with the whole current state, which arrives here like any other.
+//
+// Drawing is not its business: it calls `draw()` (view.js) whenever the state changed.
+
+import { analyse } from "../actions.js";
+import { api as restApi } from "../api.js";
+import { toastError } from "../dom.js";
+import { LOG_MAX, describeEvents, noticeWorthy } from "./journal.js";
+import { infoOf, sceneOf, tableIdOf } from "./scene.js";
+import { forgetGame } from "./state.js";
+
+/** The socket pushes every change; a slow poll only covers a socket that is down. */
+const POLL_MS = 4000;
+/** How long a move's state may trail its ack before a `sync` asks for it. */
+const SETTLE_MS = 4000;
+/** How long a notice stays on the felt. */
+const NOTICE_MS = 6000;
+
+export class TableController {
+  /**
+   * `state`: the page's state (state.js); `draw()`: draws it; `markBusy(on)`: shows at once
+   * that a move is on its way (before any drawing); `invalidate()`: the actions are drawn anew
+   * at the next draw; `gone()`: the table does not exist.
+   */
+  constructor(tableId, { socket, player, state, draw, markBusy, invalidate, gone, api = restApi }) {
+    this.tableId = tableId;
+    this.socket = socket;
+    this.player = player;
+    this.state = state;
+    this.draw = draw;
+    this.markBusy = markBusy;
+    this.invalidate = invalidate;
+    this.gone = gone;
+    this.api = api;
+    this.lastVersion = null;
+    this.pending = null;
+    this.poll = null;
+  }
+
+  start() {
+    this.subscribe();
+    this.loadInfo().then(() => this.schedulePoll());
+  }
+
+  stop() {
+    this.state.stopped = true;
+    clearTimeout(this.poll);
+    this.socket.unsubscribe(this.tableId);
+  }
+
+  subscribe() {
+    // a new subscription starts a new run of versions: the first state is never a gap
+    this.lastVersion = null;
+    this.socket.subscribe(this.tableId);
+  }
+
+  // -- states -------------------------------------------------------------------------------
+
+  /** Every state message of the socket. A state is whole, so it is shown anyway; a gap only
+   * means some events were missed, and a sync makes sure nothing newer was missed too. A lower
+   * version is a new game (a rematch); the same version again carries no new events. */
+  receive(msg) {
+    if (String(tableIdOf(msg)) !== String(this.tableId)) return;
+    const last = this.lastVersion;
+    this.lastVersion = msg.version;
+    const gap = last != null && msg.version > last + 1;
+    this.present(msg, { repeat: last != null && msg.version === last });
+    if (gap) this.socket.sync(this.tableId);
+  }
+
+  /**
+   * The one place a received state reaches the screen, with its events in the journal and the
+   * move it answers settled. Every state is shown at once today; an animation queue would sit
+   * here and show the states in turn, under one rule: the screen always ends equal to the last
+   * state received.
+   */
+  present(msg, { repeat = false } = {}) {
+    const S = this.state;
+    this.setInfo(infoOf(msg));
+    S.msg = msg;
+    if (!repeat && Array.isArray(msg.events) && msg.events.length) this.journal(msg.events);
+    // a selection that is no longer legal is dropped
+    const model = analyse(msg.legal, msg.view?.hand);
+    if (S.selected && !model.byCard.has(S.selected)) S.selected = null;
+    if (S.multi.length && !model.multi.length) S.multi = [];
+    this.pendingSeen(msg);
+    this.draw();
+  }
+
+  journal(events) {
+    const S = this.state;
+    const scene = sceneOf(S, { player: this.player });
+    for (const { event: e, text } of describeEvents(events, scene)) {
+      if (text) S.log.push({ seq: ++S.logSeq, text, type: e.type, mine: e.seat != null && e.seat === scene.mySeat });
+      if (e.type === "player_left" && e.replaced_by === "bot") S.replaced[e.seat] = e.name ?? scene.name(e.seat);
+      if (e.type === "player_joined") delete S.replaced[e.seat];
+      if (noticeWorthy(e) && text) this.notify(text, e.type);
+    }
+    if (S.log.length > LOG_MAX) S.log.splice(0, S.log.length - LOG_MAX);
+  }
+
+  /** A move the table made for someone, a seat a robot took over: a line in the log, and for
+   * a few seconds a notice on the felt, where the eyes are. */
+  notify(text, type) {
+    const S = this.state;
+    clearTimeout(S.notice?.timer);
+    const notice = { text, type, timer: null };
+    notice.timer = setTimeout(() => {
+      if (S.notice !== notice) return;
+      S.notice = null;
+      this.draw();
+    }, NOTICE_MS);
+    S.notice = notice;
+  }
+
+  setInfo(info) {
+    const S = this.state;
+    if (!info) return;
+    if (S.gameNo != null && info.game_no !== S.gameNo) forgetGame(S);
+    S.gameNo = info.game_no;
+    S.info = info;
+  }
+
+  // -- moves --------------------------------------------------------------------------------
+
+  /** Sends a move. Busy from the click until the state that follows the move is on screen: the
+   * server acks first and broadcasts next, and between the two the old controls must not be
+   * clicked again. */
+  send(action) {
+    const S = this.state;
+    if (S.busy) return;
+    S.busy = true;
+    const pending = { from: S.msg?.version ?? null, game: S.gameNo, acked: false, seen: false, timer: null };
+    this.pending = pending;
+    this.markBusy(true);
+    this.socket.act(this.tableId, action)
+      .then(() => {
+        if (this.pending !== pending) return;
+        S.selected = null;
+        S.multi = [];
+        pending.acked = true;
+        if (pending.seen) {
+          this.settle();
+          return;
+        }
+        // the state normally follows the ack at once; if it got lost, ask for it
+        pending.timer = setTimeout(() => {
+          if (this.pending !== pending) return;
+          this.socket.sync(this.tableId);
+          this.settle();
+        }, SETTLE_MS);
+        this.draw();
+      })
+      .catch((err) => {
+        if (this.pending !== pending) return;
+        S.refused += 1;
+        toastError(err);
+        this.settle();
+      });
+  }
+
+  /** Called with every state shown: the move sent is on screen once a newer state is. */
+  pendingSeen(msg) {
+    const p = this.pending;
+    if (!p) return;
+    if (this.state.gameNo !== p.game || p.from == null || msg.version > p.from) {
+      p.seen = true;
+      if (p.acked) this.settle();
+    }
+  }
+
+  settle() {
+    clearTimeout(this.pending?.timer);
+    this.pending = null;
+    this.state.busy = false;
+    this.markBusy(false);
+    this.invalidate();
+    this.draw();
+  }
+
+  // -- the table over REST ------------------------------------------------------------------
+
+  async loadInfo() {
+    try {
+      this.setInfo(await this.api.table(this.tableId));
+    } catch (e) {
+      if (e.status === 404 || e.status === 422) {
+        this.state.stopped = true;
+        this.gone();
+        return;
+      }
+      toastError(e);
+    }
+    this.draw();
+  }
+
+  schedulePoll() {
+    clearTimeout(this.poll);
+    if (this.state.stopped) return;
+    this.poll = setTimeout(async () => {
+      if (!this.socket.ready) await this.loadInfo();
+      this.schedulePoll();
+    }, POLL_MS);
+  }
+
+  async join(seat) {
+    try {
+      this.setInfo(await this.api.join(this.tableId, seat));
+      // the socket's subscription was a spectator's: subscribe again to get this seat's view
+      this.subscribe();
+      this.draw();
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  async leaveSeat() {
+    try {
+      await this.api.leave(this.tableId);
+      location.hash = "#/";
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  async startGame(fill) {
+    try {
+      this.setInfo(await this.api.start(this.tableId, fill));
+      this.draw();
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  /** Votes for a rematch; false when the server refused it. */
+  async rematch() {
+    try {
+      this.setInfo(await this.api.rematch(this.tableId));
+      this.draw();
+      return true;
+    } catch (e) {
+      toastError(e);
+      return false;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+// The felt's top line (the game, the deal, the phase, the timer, "spectateur", a notice) and the
+// chips under it (trump, contract, a game's own facts).
+
+import { h } from "../dom.js";
+import { phaseLabel } from "../labels.js";
+import { gameTitle } from "../lobby.js";
+
+/** The top line; `notice`: {text, type} shown for a few seconds; `extra`: a control at its end. */
+export function feltHeader(scene, { notice = null, extra = null } = {}) {
+  const v = scene.view;
+  const info = scene.info;
+  const bits = [h("strong", info?.title || gameTitle(scene.game) || "")];
+  if (v?.deal != null) bits.push(h("span", `donne ${v.deal}${v.deals ? `/${v.deals}` : ""}`));
+  if (v?.phase) bits.push(h("span.phase", phaseLabel(v.phase)));
+  if (info?.turn_seconds) bits.push(h("span.muted-light", `${info.turn_seconds} s par coup`));
+  if (info && scene.mySeat == null) bits.push(h("span.badge.spect", "spectateur"));
+  if (notice) bits.push(h("span.felt-notice", { id: "notice", role: "status", dataset: { type: notice.type } }, notice.text));
+  return h("div.felt-head", bits, extra);
+}
+
+/** The game's chips, or null when it has none. */
+export function infoChips(scene) {
+  const chips = scene.renderer.chips?.(scene.view, scene);
+  return chips ? h("div.info-chips", chips) : null;
+}

@@ -1,0 +1,305 @@
+// The table page: its skeleton (the felt; the status line, the actions and the hand; the scores,
+// the score sheet and the journal beside; the end-of-game dialog), drawn from the state by the
+// render modules of this folder, and the player's clicks turned into a choice or a move.
+// Each part is drawn again only when what it shows changed where that matters: the status line
+// (a live region), the actions (a half-made choice), the hand (the card a keyboard is on) and the
+// journal (only new lines: a live region).
+
+import { analyse } from "../actions.js";
+import { h, replace } from "../dom.js";
+import { feltParts } from "./felt.js";
+import { FocusKeeper } from "./focus.js";
+import { feltHeader } from "./header.js";
+import { appendJournal } from "./journal.js";
+import { fitHand, handCards, handKey, handLabel, spectatorNote } from "./hand.js";
+import { closedPanel, outcomePanel } from "./outcome.js";
+import { panelControls, panelKey } from "./panel.js";
+import { closedBy, sceneOf } from "./scene.js";
+import { scoresParts, sheetParts } from "./scores.js";
+import { ONE_CLICK } from "./state.js";
+import { statusOf, statusParts } from "./status.js";
+import { tickSeconds } from "./timer.js";
+import { waitingRoom } from "./waiting.js";
+
+export class TableView {
+  /** `actions`: the controller's operations the page offers (send, join, leaveSeat, startGame,
+   * rematch). */
+  constructor(root, { tableId, player, state, actions }) {
+    this.root = root;
+    this.tableId = tableId;
+    this.player = player;
+    this.S = state;
+    this.actions = actions;
+    // what is on screen, to draw a part again only when it changed
+    this.panelKey = null;
+    this.handKey = null;
+    this.statusKey = null;
+    this.logShown = 0;
+    this.logEpoch = state.logEpoch;
+
+    const S = state;
+    this.felt = h("div.felt", { id: "felt" });
+    this.status = h("div.status-line", { id: "status", role: "status", "aria-live": "polite" });
+    this.panel = h("div.actions", { id: "actions", role: "group", "aria-label": "Actions" });
+    this.hand = h("div.hand", { id: "hand", role: "group", "aria-label": "Votre main" });
+    const meZone = h("div.me-zone", this.status, this.panel, this.hand);
+    this.scores = h("div.panel.scores", { id: "scores" });
+    this.sheet = h("div.panel.sheet-box", { id: "sheet", hidden: true });
+    // a log region: a screen reader says each line added (the moves), never the whole list again
+    this.logList = h("ol.log-list", { id: "log", role: "log", "aria-live": "polite", "aria-label": "Journal de la partie" });
+    const logBox = h("div.panel.log", h("h3", "Journal"), this.logList);
+    const settings = h("label.check.small.oneclick",
+      h("input", {
+        type: "checkbox",
+        id: "oneclick",
+        checked: S.oneClick,
+        onchange: (ev) => {
+          S.oneClick = ev.target.checked;
+          localStorage.setItem(ONE_CLICK, S.oneClick ? "1" : "0");
+          this.panelKey = null;
+          this.draw();
+        },
+      }),
+      " jouer une carte en un clic");
+    this.overlay = h("div.overlay", { id: "result", hidden: true });
+    const side = h("aside.side", this.scores, this.sheet, logBox, settings);
+    this.page = h("div.table-page", { id: "table" }, h("div.play", this.felt, meZone, this.overlay), side);
+    replace(root, this.page);
+    document.getElementById("crumb").textContent = `Table ${tableId}`;
+
+    this.focus = new FocusKeeper(this.hand, this.panel);
+    this.onResize = () => fitHand(this.hand);
+    window.addEventListener("resize", this.onResize);
+    this.stopTicking = tickSeconds(this.page);
+  }
+
+  stop() {
+    window.removeEventListener("resize", this.onResize);
+    this.focus.stop();
+    this.stopTicking();
+  }
+
+  scene() {
+    return sceneOf(this.S, { player: this.player, send: this.actions.send, rerender: () => this.redraw() });
+  }
+
+  /** Draws again, the actions included (a game's own choice changed). */
+  redraw() {
+    this.panelKey = null;
+    this.draw();
+  }
+
+  // -- what the controller calls -----------------------------------------------------------
+
+  draw() {
+    const S = this.S;
+    if (S.stopped) return;
+    const c = this.scene();
+    const { page } = this;
+    const v = c.view;
+    const msg = S.msg;
+    page.classList.toggle("spectator", c.mySeat == null);
+    if (c.game) page.dataset.game = c.game;
+    // plain facts for tests and the curious: which state is on screen
+    page.dataset.version = msg ? String(msg.version) : "";
+    page.dataset.phase = v?.phase ?? S.info?.status ?? "";
+    page.dataset.over = msg?.over ? "1" : "0";
+    page.dataset.mine = msg && !msg.over && (msg.legal || []).length ? "1" : "0";
+    page.dataset.seat = c.mySeat == null ? "" : String(c.mySeat);
+    page.dataset.toAct = msg && !msg.over ? (msg.to_act || []).join(",") : "";
+    page.dataset.busy = S.busy ? "1" : "0";
+    page.dataset.refused = String(S.refused);
+    page.dataset.tricks = Array.isArray(v?.tricks_won) ? String(v.tricks_won.reduce((a, b) => a + b, 0)) : "";
+    page.dataset.closed = closedBy(msg) ? "1" : "0";
+    if (!v) {
+      this.drawWithoutGame(c);
+      return;
+    }
+    replace(this.felt, feltParts(c, {
+      notice: S.notice,
+      replaced: S.replaced,
+      showLast: S.showLast,
+      onToggleLast: () => {
+        S.showLast = !S.showLast;
+        this.draw();
+      },
+    }));
+    this.drawMe(c);
+    this.drawSide(c);
+    this.drawOutcome(c);
+  }
+
+  /** A move is on its way (or no longer): the actions look it at once, before any drawing. */
+  markBusy(on) {
+    this.panel.classList.toggle("busy", on);
+    if (on) this.page.dataset.busy = "1";
+  }
+
+  /** The table does not exist (or no longer). */
+  showMissing() {
+    replace(this.root, h("div.panel.center-msg",
+      h("h2", "Table introuvable"),
+      h("p", `La table ${this.tableId} n'existe pas (ou plus).`),
+      h("a.btn.primary", { href: "#/" }, "Retour au salon")));
+  }
+
+  setOnline(online) {
+    this.page.classList.toggle("offline", !online);
+  }
+
+  // -- the parts ----------------------------------------------------------------------------
+
+  /** Before the start (the waiting room), or a table closed before it started (only why). */
+  drawWithoutGame(c) {
+    const S = this.S;
+    const closed = closedBy(S.msg);
+    if (closed) {
+      replace(this.felt, feltHeader(c, { notice: S.notice }), h("div.waiting", closedPanel(c, { onHide: () => this.hideResult() })));
+    } else {
+      replace(this.felt,
+        feltHeader(c, { notice: S.notice }),
+        waitingRoom(c, {
+          isCreator: Boolean(S.info?.creator && String(S.info.creator.id) === String(this.player.id)),
+          link: `${location.origin}${location.pathname}#/table/${this.tableId}`,
+          onJoin: (seat) => this.actions.join(seat),
+          onLeave: () => this.actions.leaveSeat(),
+          onStart: () => this.actions.startGame(true),
+        }));
+    }
+    this.panel.replaceChildren();
+    this.hand.replaceChildren();
+    this.handKey = null;
+    this.statusKey = null;
+    if (closed) replace(this.status, h("span", "Table fermée par l'administration."));
+    else this.status.replaceChildren();
+    this.overlay.hidden = true;
+    this.drawSide(c);
+  }
+
+  /** The viewer's zone: the status line, the actions, the hand. */
+  drawMe(c) {
+    const S = this.S;
+    const v = c.view;
+    const model = analyse(c.legal, v.hand);
+    const line = statusOf(c);
+    // A live region: drawn again only when what it says changes, so a screen reader says each
+    // turn once (and the seconds ticking by never).
+    if (line.key !== this.statusKey) {
+      this.statusKey = line.key;
+      replace(this.status, statusParts(c, line));
+    }
+    this.status.classList.toggle("mine", c.legal.length > 0);
+    this.focus.keep();
+
+    const key = panelKey(c, S);
+    if (key !== this.panelKey) {
+      this.panelKey = key;
+      replace(this.panel, panelControls(c, model, S));
+    }
+
+    if (c.mySeat == null || v.hand == null) {
+      replace(this.hand, spectatorNote());
+      this.hand.classList.add("spect");
+      this.handKey = null;
+      return;
+    }
+    this.hand.classList.remove("spect");
+    const custom = c.renderer.hand?.(v, c, model);
+    if (custom) {
+      replace(this.hand, custom);
+      this.handKey = null;
+      this.focus.restore();
+      return;
+    }
+    const hk = handKey(c, S);
+    if (hk === this.handKey) {
+      this.focus.restore();
+      return;
+    }
+    this.handKey = hk;
+    this.hand.setAttribute("aria-label", handLabel(v.hand));
+    replace(this.hand, handCards(c, model, S, (code, selected, ev) => this.clickCard(code, model, selected, ev)));
+    fitHand(this.hand);
+    this.focus.restore();
+  }
+
+  drawSide(c) {
+    replace(this.scores, scoresParts(c));
+    const sheet = sheetParts(c);
+    if (sheet) {
+      replace(this.sheet, sheet);
+      this.sheet.hidden = false;
+    } else {
+      this.sheet.hidden = true;
+    }
+    if (this.logEpoch !== this.S.logEpoch) {
+      // a new game: its journal starts empty
+      this.logEpoch = this.S.logEpoch;
+      this.logList.replaceChildren();
+      this.logShown = 0;
+    }
+    this.logShown = appendJournal(this.logList, this.S.log, this.logShown);
+  }
+
+  drawOutcome(c) {
+    const S = this.S;
+    const { overlay } = this;
+    if (!S.msg.over || S.resultHidden === S.gameNo) {
+      overlay.hidden = true;
+      return;
+    }
+    overlay.hidden = false;
+    if (closedBy(S.msg)) {
+      // the server refuses a rematch at a closed table: none is offered
+      replace(overlay, closedPanel(c, { onHide: () => this.hideResult() }));
+      return;
+    }
+    replace(overlay, outcomePanel(c, {
+      onRematch: async (ev) => {
+        ev.target.disabled = true;
+        if (!(await this.actions.rematch())) ev.target.disabled = false;
+      },
+      onHide: () => this.hideResult(),
+    }));
+  }
+
+  hideResult() {
+    this.S.resultHidden = this.S.gameNo;
+    this.overlay.hidden = true;
+  }
+
+  // -- the player's clicks ------------------------------------------------------------------
+
+  clickCard(code, model, selected, ev) {
+    const S = this.S;
+    if (S.busy) return;
+    // Enter or Space on a card (a click of detail 0) plays it: a keyboard has no second click
+    // to confirm with, and the confirm button sits above the hand.
+    const keyboard = ev?.detail === 0;
+    const single = model.byCard.get(code);
+    if (model.multi.length && (!single || S.multi.length)) {
+      if (selected) S.multi.splice(S.multi.lastIndexOf(code), 1);
+      else S.multi.push(code);
+      this.draw();
+      return;
+    }
+    if (!single) return;
+    if (S.selected === code) {
+      // a second click on the selected card confirms it, when there is nothing else to choose
+      if (single.length === 1) this.actions.send(single[0]);
+      else {
+        S.selected = null;
+        this.draw();
+      }
+      return;
+    }
+    if ((S.oneClick || keyboard) && single.length === 1) {
+      this.actions.send(single[0]);
+      return;
+    }
+    S.selected = code;
+    // the variants (a colour) are buttons of the panel: the keyboard goes there
+    if (keyboard) this.focus.next = "panel";
+    this.draw();
+  }
+}
