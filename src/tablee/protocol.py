@@ -58,6 +58,9 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     ILLEGAL_ACTION = "illegal_action"
     BAD_ACTION = "bad_action"
+    TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_SEATS = "too_many_seats"
+    NAME_TAKEN = "name_taken"
 
 
 ERROR_DOCS: dict[ErrorCode, str] = {
@@ -90,6 +93,12 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.ILLEGAL_ACTION: "the game refuses the move: against the rules",
     ErrorCode.BAD_ACTION: "the game refuses the move: not an action of this game (missing or "
     "wrong fields)",
+    ErrorCode.TOO_MANY_TABLES: "REST: the player has as many waiting tables as a player may "
+    "create (TABLEE_MAX_WAITING_TABLES)",
+    ErrorCode.TOO_MANY_SEATS: "REST: the player holds as many seats at tables not over as a "
+    "player may (TABLEE_MAX_OPEN_SEATS)",
+    ErrorCode.NAME_TAKEN: "REST: another player has this name, or one that differs only in case "
+    "or Unicode look-alikes",
 }
 
 
@@ -263,6 +272,14 @@ def parse(text: str, max_bytes: int) -> ClientMessage:
         field = next((str(e["loc"][0]) for e in exc.errors() if e["loc"]), "")
         message = _FIELD_ERRORS.get(field, f"'{field}' is not valid")
         raise ProtocolError(ErrorCode.BAD_REQUEST, message, mid) from None
+
+
+def peek_id(text: str, max_bytes: int) -> Any:
+    """The ``id`` of a frame that will not be done (to answer it), or None."""
+    try:
+        return parse(text, max_bytes).id
+    except ProtocolError as exc:
+        return exc.id
 
 
 # -- server -> client ----------------------------------------------------------------------------

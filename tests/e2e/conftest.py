@@ -89,6 +89,9 @@ class LiveServer:
             database_url=f"sqlite+aiosqlite:///{self.db_path}",
             bot_delay_seconds=self.bot_delay,
             log_level="warning",
+            # every test's people come from one address within minutes: more than a household
+            rate_limit_new_players="off",
+            rate_limit_new_tables="off",
         )
         self.app = create_app(settings)
         config = uvicorn.Config(
@@ -199,6 +202,22 @@ def _same_deal_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
     from .helpers import DEFAULT_SEED, fixed_seed
 
     fixed_seed(monkeypatch, DEFAULT_SEED)
+
+
+@pytest.fixture(autouse=True)
+def _names_free_again(server: LiveServer) -> Iterator[None]:
+    """Each test's people are new people, who may pick the names earlier tests' people picked:
+    once a test is over, its players' names are free again (names are unique, docs/server.md;
+    one server serves every test, for speed)."""
+    yield
+
+    async def retire(app: Any) -> None:
+        from sqlalchemy import text
+
+        async with app.state.store.engine.begin() as conn:
+            await conn.execute(text("UPDATE players SET name_key = NULL"))
+
+    server.run(retire)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -8,7 +8,8 @@ import pytest
 
 from tablee.cards import deck_32
 from tablee.engine import IllegalAction, InvalidOptions
-from tablee.games._belote_common import BeloteState, Contract, Phase, Tally, evolve
+from tablee.engine.state import evolve
+from tablee.games._belote_common import BeloteState, Contract, Phase, Tally
 from tablee.games.belote import GAME, deal_scores, stacked_deck
 
 

@@ -23,6 +23,8 @@ from tablee.games.tarot import (
     deal_score,
     has_petit_sec,
     poignee_cards,
+    rules,
+    scoring,
     shares,
 )
 
@@ -381,8 +383,8 @@ def test_garde_sans_counts_the_chien_for_the_taker_and_garde_contre_for_the_defe
     sans = play_out(take(new(4, {}, chien=chien), 0, "garde_sans"))
     contre = play_out(take(new(4, {}, chien=chien), 0, "garde_contre"))
     assert [t.cards for t in sans.tricks] == [t.cards for t in contre.tricks], "same play"
-    half_sans, bouts_sans, _ = GAME.count(sans)
-    half_contre, bouts_contre, _ = GAME.count(contre)
+    half_sans, bouts_sans, _ = scoring.count(sans)
+    half_contre, bouts_contre, _ = scoring.count(contre)
     assert half_sans - half_contre == sum(HALF_POINTS[c] for c in chien) == 9 + 9 + 3 + 7
     assert bouts_sans - bouts_contre == 1
     assert result(sans).contract == "garde_sans" and result(contre).contract == "garde_contre"
@@ -655,7 +657,7 @@ def test_after_an_excuse_lead_the_next_card_sets_the_suit() -> None:
 def test_the_excuse_must_be_played_by_the_next_to_last_trick() -> None:
     state = play_out(rules_deal(), until_trick=16)
     assert "EX" in state.hands[1] and len(state.hands[1]) == 2
-    assert not GAME._team_on_slam(state, 1)
+    assert not rules.team_on_slam(state, 1)
     while GAME.to_act(state) != (1,):
         state = play(state, GAME.auto_action(state, GAME.to_act(state)[0])["card"])
     assert playable(state) == (1, {"EX"})

@@ -15,7 +15,7 @@ from collections import Counter as Tally
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -24,6 +24,8 @@ from prometheus_client.registry import Collector
 
 from tablee.protocol import ErrorCode
 from tablee.tables import FINISHED
+
+from .security import require_metrics_token
 
 if TYPE_CHECKING:
     from tablee.tables import LiveTable, TableManager
@@ -194,9 +196,18 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok", "database": "ok"})
 
 
-@router.get("/metrics", response_class=PlainTextResponse)
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    dependencies=[Depends(require_metrics_token)],
+    responses={
+        401: {"description": "no token, or not the metrics or admin token"},
+        503: {"description": "neither TABLEE_METRICS_TOKEN nor TABLEE_ADMIN_TOKEN is set"},
+    },
+)
 async def metrics(request: Request) -> Response:
-    """Prometheus text exposition format."""
+    """Prometheus text exposition format; ``Authorization: Bearer`` the metrics token
+    (``TABLEE_METRICS_TOKEN``) or the admin token."""
     return Response(get_ops(request).metrics_text(), media_type=CONTENT_TYPE_LATEST)
 
 

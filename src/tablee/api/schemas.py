@@ -28,6 +28,8 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
         403: "not allowed (banned, not seated, not the creator, not an admin)",
         404: "no such table or player",
         409: "the table's state refuses it (full, started, over, taken...)",
+        413: "the request body is over TABLEE_MAX_BODY_BYTES",
+        429: "too many requests: wait the Retry-After seconds (code rate_limited)",
         503: "unavailable (the admin API without a token set)",
     }
     return {s: {"model": ErrorOut, "description": described[s]} for s in statuses}

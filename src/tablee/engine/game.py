@@ -2,8 +2,10 @@
 
 A game is an object without state of its own: the state is a frozen dataclass of plain values that
 every method takes and ``apply`` replaces. ``BaseGame`` holds what every game does the same way
-(argument checks, options, JSON, event visibility); a game module subclasses it and implements the
-``_new``/``_apply`` hooks and the read-only methods.
+(argument checks, options, JSON, event visibility, the dispatch of a move, the read methods of a
+state that has ``players``, ``phase`` and ``turn`` fields, the header of every view); a game
+subclasses it, implements ``_new``, declares its ``moves`` (phase -> action type -> ``Move``, see
+``.moves``) and the rest of the contract.
 
 Besides its own ``option_specs``, every game takes one option the engine declares for all:
 ``first_dealer``, the seat that deals the first deal (``None``, the default: the last seat, so
@@ -24,6 +26,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 from tablee.cards import CardError, check_deck, shuffled
 
 from .errors import IllegalAction, InvalidOptions
+from .moves import Move, MoveTable, unexpected_field
 from .options import OptionSet, OptionSpec
 from .serial import from_jsonable, to_jsonable
 from .state import plain
@@ -89,6 +92,11 @@ class Game(Protocol):
     def describe(self) -> dict[str, Any]: ...
 
 
+_NO_MOVES: Mapping[str, Move] = {}
+#: a view header's value the game does not give: read from the state's common fields
+_COMMON: Any = object()
+
+
 class BaseGame(ABC, Generic[S]):
     name: ClassVar[str]
     title: ClassVar[str]
@@ -98,6 +106,12 @@ class BaseGame(ABC, Generic[S]):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: one line of French for the lobby
     summary: ClassVar[str] = ""
+    #: phase -> action type -> how the phase takes it: what ``_apply`` dispatches on
+    moves: ClassVar[MoveTable] = {}
+    #: the phase of a finished game (``state.phase``): ``is_over`` and ``to_act`` read it
+    over_phase: ClassVar[Any] = None
+    #: check a move's fields before whether the seat may make it (else after)
+    fields_first: ClassVar[bool] = False
 
     # -- construction -------------------------------------------------------------------------
 
@@ -181,8 +195,45 @@ class BaseGame(ABC, Generic[S]):
             raise IllegalAction("the game is over", "game_over")
         return self._apply(state, seat, action)
 
-    @abstractmethod
-    def _apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]: ...
+    def _apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """One dispatch for every game: ``check_seat``, then the phase's ``Move`` for the action's
+        type (none: ``refuse``), whether the seat may make it (``Move.turn``), its fields, and its
+        handler (or its refusal)."""
+        self.check_seat(state, seat)
+        kind = action["type"]
+        st: Any = state
+        move = self.moves.get(st.phase, _NO_MOVES).get(kind)
+        if move is None:
+            raise self.refuse(state, seat, action)
+        if self.fields_first:
+            self._check_fields(kind, move, action)
+            self._check_turn(state, seat, move)
+        else:
+            self._check_turn(state, seat, move)
+            self._check_fields(kind, move, action)
+        if move.handler is None:
+            raise IllegalAction(move.refusal or f"you cannot {kind} now")
+        return move.handler(self, state, seat, action)
+
+    def _check_turn(self, state: S, seat: int, move: Move) -> None:
+        if move.turn is not None and seat not in self.to_act(state):
+            raise IllegalAction(move.turn.format_map(state.__dict__), "not_your_turn")
+
+    @staticmethod
+    def _check_fields(kind: str, move: Move, action: Action) -> None:
+        if move.only:
+            extra = sorted(set(action) - {"type", *move.fields})
+            if extra:
+                raise unexpected_field(kind, extra[0])
+        for name, check in move.fields.items():
+            check(kind, name, action.get(name))
+
+    def check_seat(self, state: S, seat: int) -> None:
+        """Refuses a seat before anything else is looked at; by default, nothing."""
+
+    def refuse(self, state: S, seat: int, action: Action) -> IllegalAction:
+        """The error for a type the phase does not take: by default ``reject``'s."""
+        return self.reject(state, seat, action)
 
     def reject(self, state: S, seat: int, action: Action) -> IllegalAction:
         """The error for an action not in ``legal_actions``, as precise as the generic level can
@@ -197,20 +248,64 @@ class BaseGame(ABC, Generic[S]):
             )
         return IllegalAction(f"illegal {action.get('type')}: {_describe(action)}")
 
+    # -- reading a state that has ``players``, ``phase`` and ``turn`` fields -----------------------
+
+    def players(self, state: S) -> int:
+        st: Any = state
+        return st.players
+
+    def is_over(self, state: S) -> bool:
+        st: Any = state
+        return st.phase is self.over_phase
+
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """The seat whose ``turn`` it is, none once the game is over."""
+        st: Any = state
+        return () if st.phase is self.over_phase else (st.turn,)
+
+    def view_header(
+        self,
+        state: S,
+        seat: int | None,
+        *,
+        deal: int,
+        dealer: int = _COMMON,
+        turn: int | None = _COMMON,
+        hand: Any = _COMMON,
+        counts: list[int] = _COMMON,
+        scores: list[int] = _COMMON,
+    ) -> dict[str, Any]:
+        """The keys every view starts with: game, players, phase, seat, dealer, turn (the first
+        seat of ``to_act``), hand (the seat's, None for a spectator), counts (cards per hand),
+        scores and deal. A value not given is read from the state's fields of those names
+        (``dealer``, ``hands``, ``scores``); ``deal`` is each game's own count."""
+        st: Any = state
+        if turn is _COMMON:
+            waiting = self.to_act(state)
+            turn = waiting[0] if waiting else None
+        if hand is _COMMON:
+            hand = None if seat is None else list(st.hands[seat])
+        return {
+            "game": self.name,
+            "players": self.players(state),
+            "phase": st.phase.value,
+            "seat": seat,
+            "dealer": st.dealer if dealer is _COMMON else dealer,
+            "turn": turn,
+            "hand": hand,
+            "counts": [len(h) for h in st.hands] if counts is _COMMON else counts,
+            "scores": list(st.scores) if scores is _COMMON else scores,
+            "deal": deal,
+        }
+
     # -- the rest of the contract ---------------------------------------------------------------
 
-    @abstractmethod
-    def players(self, state: S) -> int: ...
-    @abstractmethod
-    def to_act(self, state: S) -> tuple[int, ...]: ...
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[Action]: ...
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
     @abstractmethod
     def auto_action(self, state: S, seat: int) -> Action: ...
-    @abstractmethod
-    def is_over(self, state: S) -> bool: ...
     @abstractmethod
     def outcome(self, state: S) -> dict[str, Any] | None: ...
     @abstractmethod

@@ -10,7 +10,7 @@ which obligations its rules impose. Functions are pure and work on card strings.
 - What every trick game's state does the same way (the next state is the engine's ``evolve``
   of the last): the finished ``Trick``, a card taken from a hand, a per-seat count raised, the
   views of the trick on the table and of the last one, the ``hand`` events of a deal, and the
-  checked ``card`` of a play action.
+  check of the ``card`` of a play action.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tablee.cards import CardError, parse_french
-from tablee.engine import Action, IllegalAction
+from tablee.engine import IllegalAction
 
 SuitOf = Callable[[str], str]
 Power = Callable[[str], int]
@@ -256,13 +256,11 @@ def last_trick_view(last: Trick | None, players: int) -> dict[str, Any] | None:
     return {"cards": trick_view(last.leader, last.cards, players), "winner": last.winner}
 
 
-def french_card(action: Action) -> str:
-    """The ``card`` of a play action, checked to be a card of the French notation."""
-    card = action.get("card")
+def french_card(kind: str, name: str, card: Any) -> None:
+    """Checks the ``card`` of a play action: a card of the French notation (a ``Move`` field)."""
     if not isinstance(card, str):
         raise IllegalAction("a play needs a 'card'", "bad_action")
     try:
         parse_french(card)
     except CardError as exc:
         raise IllegalAction(str(exc), "bad_action") from None
-    return card

@@ -10,10 +10,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from tablee.tables.records import MAX_ID, PLAYER, TableRecord
 
 from . import models as m
+from .names import NameTaken, name_key
 from .repo import Store
 
 
@@ -181,11 +183,19 @@ class AdminStore:
             ], total
 
     async def rename_player(self, player_id: int, name: str) -> bool:
-        async with self.store.session() as s, s.begin():
-            result = await s.execute(
-                update(m.Player).where(m.Player.id == player_id).values(name=name)
-            )
-            return bool(result.rowcount)  # type: ignore[attr-defined]
+        """``NameTaken`` when another player's name has the same key (``store.names``); the
+        player's own name in another case is theirs to take."""
+        key = name_key(name)
+        try:
+            async with self.store.session() as s, s.begin():
+                if await self.store._name_taken(s, key, other_than=player_id):
+                    raise NameTaken(name)
+                result = await s.execute(
+                    update(m.Player).where(m.Player.id == player_id).values(name=name, name_key=key)
+                )
+                return bool(result.rowcount)  # type: ignore[attr-defined]
+        except IntegrityError:
+            raise NameTaken(name) from None
 
     # -- the audit log ---------------------------------------------------------------------------
 

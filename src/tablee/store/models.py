@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     TypeDecorator,
 )
 from sqlalchemy import Table as Table_
@@ -79,10 +80,16 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
+    #: the name without case or Unicode look-alikes (``store.names``), unique: null only for a row
+    #: written by hand
+    name_key: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: sha256 of the bearer token; the token itself is never stored
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     banned: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+Index("uq_players_name_key", Player.name_key, unique=True)
 
 
 class Table(Base):

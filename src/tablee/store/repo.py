@@ -15,6 +15,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Integer, bindparam, cast, event, func, insert, select, update
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -24,6 +25,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from tablee.tables.records import (
+    FINISHED,
     MAX_ID,
     PLAYER,
     WAITING,
@@ -36,6 +38,7 @@ from tablee.tables.records import (
 )
 
 from . import models as m
+from .names import NameTaken, name_key
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: most table writes committed together
@@ -229,13 +232,32 @@ class Store:
     # -- players ---------------------------------------------------------------------------------
 
     async def create_player(self, name: str) -> tuple[PlayerRecord, str]:
-        """A new guest player and its bearer token (returned once, stored hashed)."""
+        """A new guest player and its bearer token (returned once, stored hashed). ``NameTaken``
+        when another player's name has the same key (``store.names``)."""
         token = secrets.token_urlsafe(32)
-        async with self._sessions.begin() as s:
-            row = m.Player(name=name, token_hash=hash_token(token), created_at=m.now())
-            s.add(row)
-            await s.flush()
-            return _player(row), token
+        key = name_key(name)
+        try:
+            async with self._sessions.begin() as s:
+                if await self._name_taken(s, key):
+                    raise NameTaken(name)
+                row = m.Player(
+                    name=name, name_key=key, token_hash=hash_token(token), created_at=m.now()
+                )
+                s.add(row)
+                await s.flush()
+                return _player(row), token
+        except IntegrityError:
+            # the same name written between our look and our insert
+            async with self._sessions() as s:
+                if await self._name_taken(s, key):
+                    raise NameTaken(name) from None
+            raise
+
+    async def _name_taken(self, s: AsyncSession, key: str, other_than: int | None = None) -> bool:
+        q = select(m.Player.id).where(m.Player.name_key == key)
+        if other_than is not None:
+            q = q.where(m.Player.id != other_than)
+        return (await s.scalar(q.limit(1))) is not None
 
     async def player_by_token(self, token: str) -> PlayerRecord | None:
         async with self._sessions() as s:
@@ -342,6 +364,27 @@ class Store:
                 .order_by(m.Seat.table_id)
             )
             return list((await s.scalars(q)).all())
+
+    async def open_counts(self, player_id: int) -> tuple[int, int]:
+        """What a player has open: waiting tables they created, and seats they hold at tables
+        that are not over."""
+        async with self._sessions() as s:
+            waiting = await s.scalar(
+                select(func.count())
+                .select_from(m.Table)
+                .where(m.Table.creator_id == player_id, m.Table.status == WAITING)
+            )
+            seats = await s.scalar(
+                select(func.count())
+                .select_from(m.Seat)
+                .join(m.Table, m.Table.id == m.Seat.table_id)
+                .where(
+                    m.Seat.player_id == player_id,
+                    m.Seat.kind == PLAYER,
+                    m.Table.status != FINISHED,
+                )
+            )
+            return int(waiting or 0), int(seats or 0)
 
     async def _records(self, s: AsyncSession, rows: Sequence[m.Table]) -> list[TableRecord]:
         if not rows:

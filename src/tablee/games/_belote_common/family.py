@@ -1,238 +1,53 @@
-"""What belote and contrée share: the seats and teams, the state, the play of the cards,
-Belote/Rebelote, the count of a deal, the pause between deals, the match, the views.
-
-A game of the family (``belote.py``, ``contree.py``) subclasses :class:`BeloteFamily` and supplies
-the dealing (``_deal_cards``), the bidding (``_bidding_legal``, ``_apply_bidding``,
-``_auto_bid``) and the scoring of a finished deal (``_score``). Their module docstrings are the
-specs; this module implements what those specs say in common:
-
-- 4 seats, teams {0, 2} and {1, 3}; the first deal's dealer is the option ``first_dealer``
-  (default seat 3; a rematch moves it one seat); the dealer moves one seat each deal (a cancelled
-  deal included); the seat after the dealer speaks and leads first.
-- Play: follow the led suit; void in a plain suit, trump when an opponent holds the trick,
-  overtrumping when you can and undertrumping when you cannot; when your partner holds the trick
-  you may play any card, but a trump you choose to play must overtrump when you can; on a trump
-  lead, go higher when you can. Trump order J 9 A T K Q 8 7, plain order A T K Q J 9 8 7.
-- Belote/Rebelote: the seat holding the K and Q of trump once the hands are complete announces
-  "belote" with the first of them played and "rebelote" with the second, automatically; 20 points
-  to that seat's team.
-- The count: card points (152) + 10 for the last trick; a team taking all 8 tricks counts 252.
-- After a scored deal that does not end the match, the game pauses in phase ``deal_over`` (the
-  last trick and the deal's sheet row stay on view) until the next dealer sends
-  ``{"type": "deal"}`` (timeout: the table deals).
-"""
+"""``BeloteFamily``: the game class belote and contrée share (dealing, the play, the end of a
+deal and of the match, the views). The family's docstring (the package's) is its spec."""
 
 from __future__ import annotations
 
-import enum
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from tablee.cards import SUITS, check_deck, deck_32, shuffled
+from tablee.cards import SUITS, check_deck, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction
+from tablee.engine.moves import Move, MoveTable, card_of
 from tablee.engine.state import evolve
-
-from ._tricks import (
-    BELOTE_PLAIN_ORDER,
-    BELOTE_TRUMP_ORDER,
+from tablee.games._tricks import (
     Trick,
     belote_points,
     french_suit,
     hand_events,
     last_trick_view,
-    order_power,
-    playable,
     refusal,
     trick_view,
     winner,
     without,
 )
 
-PLAYERS = 4
-TOTAL = 162  # 152 card points + 10 for the last trick
-CAPOT = 252  # 152 + 100 when a team takes every trick
-LAST_TRICK = 10
-BELOTE = 20
-TRICKS = 8
+from .auto import auto_card
+from .rules import (
+    DECK,
+    DECK_SET,
+    PLAIN_POWER,
+    PLAYERS,
+    TRICKS,
+    TRUMP_POWER,
+    BeloteState,
+    Call,
+    Contract,
+    Phase,
+    SheetRow,
+    Tally,
+    belote_holder,
+    playable_cards,
+    sort_hand,
+    tally,
+    team_of,
+    trick_rules,
+)
 
-PLAIN_POWER = order_power(BELOTE_PLAIN_ORDER)
-TRUMP_POWER = order_power(BELOTE_TRUMP_ORDER)
-DECK = tuple(deck_32())
-DECK_SET = frozenset(DECK)
-
-
-def team_of(seat: int) -> int:
-    return seat % 2
-
-
-def partner_of(seat: int) -> int:
-    return (seat + 2) % PLAYERS
-
-
-class Phase(enum.StrEnum):
-    BIDDING = "bidding"
-    SURCONTRE = "surcontre"  # contrée: the window after a contre
-    PLAY = "play"
-    DEAL_OVER = "deal_over"  # a deal is scored; the next dealer deals
-    OVER = "over"
-
-
-@dataclass(frozen=True)
-class Call:
-    """One bidding action: ``type`` is pass / take / bid / contre / surcontre / decline."""
-
-    seat: int
-    type: str
-    value: int | None = None
-    suit: str | None = None
-
-
-@dataclass(frozen=True)
-class Contract:
-    """The contract: in contrée bidding, the highest bid so far. ``value`` is 0 in belote;
-    ``coinche`` is 1, 2 (contré) or 4 (surcontré)."""
-
-    taker: int
-    trump: str
-    value: int = 0
-    coinche: int = 1
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    """One deal on the score sheet; ``made`` is None for a cancelled deal (everybody passed)."""
-
-    deal: int
-    dealer: int
-    taker: int | None = None
-    trump: str | None = None
-    value: int = 0
-    coinche: int = 1
-    card_points: tuple[int, int] = (0, 0)
-    belote: tuple[int, int] = (0, 0)
-    capot: int | None = None  # the team that took every trick
-    made: bool | None = None
-    scores: tuple[int, int] = (0, 0)
-
-
-@dataclass(frozen=True)
-class BeloteState:
-    seed: int | str
-    target: int | None
-    deal: int  # 1-based, every deal counted (cancelled ones too): salts the shuffle
-    dealer: int
-    phase: Phase
-    turn: int
-    hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...] = ()  # belote: the cards dealt after the take
-    turned: str | None = None  # belote: the turned card (kept on view for the whole deal)
-    round: int = 1  # belote: bidding round 1 or 2
-    calls: tuple[Call, ...] = ()
-    contract: Contract | None = None
-    leader: int = 0
-    trick: tuple[str, ...] = ()
-    tricks: tuple[Trick, ...] = ()
-    belote_holder: int | None = None
-    announced: tuple[Call, ...] = ()  # type "belote" / "rebelote"
-    scores: tuple[int, int] = (0, 0)
-    sheet: tuple[SheetRow, ...] = ()
-
-
-@dataclass(frozen=True)
-class Tally:
-    """What a finished deal's tricks are worth."""
-
-    card_points: tuple[int, int]
-    belote: tuple[int, int]
-    capot: int | None  # the team that took every trick
-    tricks_by_seat: tuple[int, ...]
-
-
-def tally(state: BeloteState) -> Tally:
-    assert state.contract is not None
-    trump = state.contract.trump
-    points = [0, 0]
-    by_seat = [0] * PLAYERS
-    for t in state.tricks:
-        points[team_of(t.winner)] += sum(belote_points(c, trump) for c in t.cards)
-        by_seat[t.winner] += 1
-    team_tricks = (by_seat[0] + by_seat[2], by_seat[1] + by_seat[3])
-    capot = next((team for team in (0, 1) if team_tricks[team] == TRICKS), None)
-    if capot is not None:
-        points[capot] = CAPOT
-    else:
-        points[team_of(state.tricks[-1].winner)] += LAST_TRICK
-    belote = [0, 0]
-    if len(state.announced) == 2:
-        belote[team_of(state.announced[0].seat)] = BELOTE
-    return Tally((points[0], points[1]), (belote[0], belote[1]), capot, tuple(by_seat))
-
-
-def belote_holder(hands: Sequence[Sequence[str]], trump: str) -> int | None:
-    pair = {"K" + trump, "Q" + trump}
-    return next((s for s, h in enumerate(hands) if pair <= set(h)), None)
-
-
-def strong_suit(hand: Sequence[str], suits: Sequence[str], extra: str | None = None) -> str | None:
-    """The timeout bidder's test: a suit in which the hand (plus ``extra``, the turned card it
-    would get) is clearly strong — its J with 5 trumps, or with 4 trumps and the 9 or an outside
-    ace, or with 3 trumps, the 9 and an outside ace; the strongest such suit, else None."""
-    cards = [*hand, extra] if extra else list(hand)
-    best: tuple[int, str] | None = None
-    for s in suits:
-        trumps = [c for c in cards if c[1] == s]
-        ranks = {c[0] for c in trumps}
-        if "J" not in ranks:
-            continue
-        n, nine = len(trumps), "9" in ranks
-        ace = any(c[1] != s and c[0] == "A" for c in cards)
-        if not (n >= 5 or (n >= 4 and (nine or ace)) or (n >= 3 and nine and ace)):
-            continue
-        strength = sum(belote_points(c, s) for c in trumps) + 10 * n
-        if best is None or strength > best[0]:
-            best = (strength, s)
-    return None if best is None else best[1]
-
-
-def deal_packets(
-    cards: Sequence[str], dealer: int, packets: Sequence[int]
-) -> tuple[list[list[str]], int]:
-    """Deal ``packets`` (e.g. 3 then 2) to each seat in turn from the seat after the dealer;
-    returns the hands and how many cards were used."""
-    hands: list[list[str]] = [[] for _ in range(PLAYERS)]
-    pos = 0
-    for n in packets:
-        for i in range(1, PLAYERS + 1):
-            seat = (dealer + i) % PLAYERS
-            hands[seat] += cards[pos : pos + n]
-            pos += n
-    return hands, pos
-
-
-def stack_packets(
-    hands: Sequence[Sequence[str]], dealer: int, packets: Sequence[int]
-) -> tuple[list[str], list[list[str]]]:
-    """The inverse of ``deal_packets``: the top of a deck that deals each seat the first cards of
-    its hand in ``packets``, and what is left of each hand."""
-    rest = [list(h) for h in hands]
-    deck: list[str] = []
-    for n in packets:
-        for i in range(1, PLAYERS + 1):
-            seat = (dealer + i) % PLAYERS
-            deck += rest[seat][:n]
-            del rest[seat][:n]
-    return deck, rest
-
-
-def sort_hand(hand: Sequence[str], trump: str | None) -> list[str]:
-    def key(card: str) -> tuple[int, int]:
-        s = card[1]
-        power = TRUMP_POWER(card) if s == trump else PLAIN_POWER(card)
-        return (-1 if s == trump else SUITS.index(s), -power)
-
-    return sorted(hand, key=key)
+PLAY_NEEDS_A_CARD = "a play needs a 'card' of the 32-card deck, e.g. 'JH'"
+#: the bidding's refusal of a seat that may not speak now
+NOT_YOUR_TURN_TO_SPEAK = "it is seat {turn}'s turn to speak"
 
 
 def _bad(reason: str) -> IllegalAction:
@@ -247,6 +62,7 @@ class BeloteFamily(BaseGame[BeloteState]):
     min_players = PLAYERS
     max_players = PLAYERS
     state_type = BeloteState
+    over_phase = Phase.OVER
 
     # -- hooks of each game -------------------------------------------------------------------
 
@@ -258,11 +74,6 @@ class BeloteFamily(BaseGame[BeloteState]):
 
     @abstractmethod
     def _bidding_legal(self, state: BeloteState, seat: int) -> list[Action]: ...
-
-    @abstractmethod
-    def _apply_bidding(
-        self, state: BeloteState, seat: int, action: Action
-    ) -> tuple[BeloteState, list[Event]]: ...
 
     @abstractmethod
     def _auto_bid(self, state: BeloteState, seat: int, legal: list[Action]) -> Action: ...
@@ -369,9 +180,6 @@ class BeloteFamily(BaseGame[BeloteState]):
     def players(self, state: BeloteState) -> int:
         return PLAYERS
 
-    def is_over(self, state: BeloteState) -> bool:
-        return state.phase is Phase.OVER
-
     def to_act(self, state: BeloteState) -> tuple[int, ...]:
         phase = state.phase
         if phase is Phase.OVER:
@@ -386,26 +194,16 @@ class BeloteFamily(BaseGame[BeloteState]):
         if phase is Phase.PLAY:
             if seat != state.turn:
                 return []
-            return [{"type": "play", "card": c} for c in self._playable(state, seat)]
+            return [{"type": "play", "card": c} for c in playable_cards(state, seat)]
         if phase is Phase.BIDDING or phase is Phase.SURCONTRE:
             return self._bidding_legal(state, seat)
         if phase is Phase.DEAL_OVER and seat == state.turn:
             return [{"type": "deal"}]
         return []
 
-    def _apply(
+    def _deal_next(
         self, state: BeloteState, seat: int, action: Action
     ) -> tuple[BeloteState, list[Event]]:
-        phase = state.phase
-        if phase is Phase.PLAY:
-            return self._apply_play(state, seat, action)
-        if phase is Phase.BIDDING or phase is Phase.SURCONTRE:
-            return self._apply_bidding(state, seat, action)
-        assert phase is Phase.DEAL_OVER
-        if action["type"] != "deal":
-            raise self.reject(state, seat, action)
-        if seat != state.turn:
-            raise _not_your_turn(f"seat {state.turn} deals the next deal")
         return self._next_deal(state, [])
 
     def auto_action(self, state: BeloteState, seat: int) -> Action:
@@ -413,51 +211,22 @@ class BeloteFamily(BaseGame[BeloteState]):
         if not legal:
             raise _not_your_turn("this seat has nothing to do now")
         if state.phase is Phase.PLAY:
-            return {"type": "play", "card": self._auto_card(state, seat, legal)}
+            return {"type": "play", "card": auto_card(state, seat, legal)}
         if state.phase is Phase.DEAL_OVER:
             return legal[0]
         return self._auto_bid(state, seat, legal)
 
     # -- the play of the cards ----------------------------------------------------------------
 
-    def _trick_rules(self, state: BeloteState, seat: int) -> dict[str, Any]:
-        assert state.contract is not None
-        trump = state.contract.trump
-        partner_master = False
-        if state.trick:
-            w = winner(state.trick, french_suit, trump, PLAIN_POWER, TRUMP_POWER)
-            partner_master = (state.leader + w) % PLAYERS == partner_of(seat)
-        return {
-            "suit": french_suit,
-            "trump": trump,
-            "trump_power": TRUMP_POWER,
-            "must_trump": True,
-            "must_overtrump": True,
-            "partner_master": partner_master,
-            "overtrump_when_free": True,
-        }
-
-    def _playable(self, state: BeloteState, seat: int) -> list[str]:
-        hand = state.hands[seat]
-        if not state.trick:
-            return list(hand)
-        return playable(hand, state.trick, **self._trick_rules(state, seat))
-
-    def _apply_play(
+    def _play(
         self, state: BeloteState, seat: int, action: Action
     ) -> tuple[BeloteState, list[Event]]:
-        if action["type"] != "play":
-            raise self.reject(state, seat, action)
-        if seat != state.turn:
-            raise _not_your_turn(f"it is seat {state.turn}'s turn to play")
-        card = action.get("card")
-        if not isinstance(card, str) or card not in DECK_SET:
-            raise _bad("a play needs a 'card' of the 32-card deck, e.g. 'JH'")
+        card = action["card"]
         hand = state.hands[seat]
-        if card not in self._playable(state, seat):
+        if card not in playable_cards(state, seat):
             why = f"you do not hold {card}"
             if state.trick and card in hand:
-                why = refusal(card, hand, state.trick, **self._trick_rules(state, seat)) or why
+                why = refusal(card, hand, state.trick, **trick_rules(state, seat)) or why
             raise IllegalAction(why)
         assert state.contract is not None
         trump = state.contract.trump
@@ -501,27 +270,17 @@ class BeloteFamily(BaseGame[BeloteState]):
             return new, events
         return self._end_deal(new, events)
 
-    def _auto_card(self, state: BeloteState, seat: int, legal: list[Action]) -> str:
-        """The cheapest legal card with which the seat's team still holds the trick, else the
-        cheapest legal card. Cheapest: fewest card points, then a plain card before a trump,
-        then the lowest."""
-        assert state.contract is not None
-        trump = state.contract.trump
-        cards = [a["card"] for a in legal]
-
-        def cost(c: str) -> tuple[int, bool, int]:
-            is_trump = c[1] == trump
-            power = TRUMP_POWER if is_trump else PLAIN_POWER
-            return (belote_points(c, trump), is_trump, power(c))
-
-        team = team_of(seat)
-        keeping = []
-        for c in cards:
-            trick = (*state.trick, c)
-            w = winner(trick, french_suit, trump, PLAIN_POWER, TRUMP_POWER)
-            if team_of(state.leader + w) == team:
-                keeping.append(c)
-        return min(keeping or cards, key=cost)
+    #: the phases every game of the family plays alike; each adds its bidding phases
+    common_moves: ClassVar[MoveTable] = {
+        Phase.PLAY: {
+            "play": Move(
+                _play,
+                {"card": card_of(DECK_SET, PLAY_NEEDS_A_CARD, PLAY_NEEDS_A_CARD)},
+                turn="it is seat {turn}'s turn to play",
+            )
+        },
+        Phase.DEAL_OVER: {"deal": Move(_deal_next, turn="seat {turn} deals the next deal")},
+    }
 
     # -- the end of a deal and of the match -----------------------------------------------------
 
@@ -620,21 +379,19 @@ class BeloteFamily(BaseGame[BeloteState]):
         for t in state.tricks:
             won[t.winner] += 1
         playing = state.phase in (Phase.BIDDING, Phase.PLAY, Phase.DEAL_OVER)
-        out: dict[str, Any] = {
-            "game": self.name,
-            "players": PLAYERS,
-            "phase": state.phase.value,
-            "seat": seat,
-            "dealer": state.dealer,
-            "turn": self.to_act(state)[0] if playing or state.phase is Phase.SURCONTRE else None,
-            "hand": None
+        out: dict[str, Any] = self.view_header(
+            state,
+            seat,
+            turn=self.to_act(state)[0] if playing or state.phase is Phase.SURCONTRE else None,
+            hand=None
             if seat is None
             else sort_hand(state.hands[seat], None if state.phase is Phase.BIDDING else trump),
-            "counts": [len(h) for h in state.hands],
-            "scores": [state.scores[team_of(s)] for s in range(PLAYERS)],
+            scores=[state.scores[team_of(s)] for s in range(PLAYERS)],
+            deal=state.deal,
+        )
+        out |= {
             "team_scores": list(state.scores),
             "target": state.target,
-            "deal": state.deal,
             "turned": state.turned,
             "bids": [_call_view(c) for c in state.calls],
             "contract": None if contract is None else _contract_view(contract),
@@ -651,11 +408,6 @@ class BeloteFamily(BaseGame[BeloteState]):
         return out
 
     # -- helpers for the bidding of each game -------------------------------------------------
-
-    @staticmethod
-    def check_turn(state: BeloteState, seat: int) -> None:
-        if seat != state.turn:
-            raise _not_your_turn(f"it is seat {state.turn}'s turn to speak")
 
     @staticmethod
     def check_suit(action: Action) -> str:
