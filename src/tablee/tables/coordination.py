@@ -7,6 +7,7 @@ manager, asked at the few points where that matters.
   False when another process makes it;
 - ``published(live)``: a change was committed here (tell the others); ``heard`` on the host is
   the way back in, when another process committed one;
+- ``fresh``, ``reading``: the catch-up a read needs;
 - presence (``presence_changed``, ``remote_players``), bans (``share_ban``), loading
   (``loaded``), and ``start``/``close`` (what runs beside the tables: a poller...).
 
@@ -96,15 +97,12 @@ class Coordination:
         async with self.writing(live):
             yield True
 
-    @contextlib.asynccontextmanager
-    async def reading(self, live: LiveTable) -> AsyncIterator[None]:
-        """A copy fit to show a client that asked (``sync``): others may have written since."""
-        if not self.shared:
-            yield
-            return
-        async with live.lock:
-            await self.fresh(live)
-            yield
+    async def reading(self, live: LiveTable) -> None:
+        """Makes the copy fit to show a client that asked (``sync``): when others may have
+        written since, it catches up under the table's lock."""
+        if self.shared:
+            async with live.lock:
+                await self.fresh(live)
 
     async def fresh(self, live: LiveTable) -> None:
         """Under the table's lock: catch up with what other processes wrote, if they may have."""

@@ -362,8 +362,7 @@ class TableManager:
 
     async def sync(self, sub: Subscriber, table_id: int) -> None:
         live = await self.get(table_id)
-        async with self.coordination.reading(live):
-            pass
+        await self.coordination.reading(live)
         sub.send(self.fanout.state_text(live, self.fanout.seat_of(live, sub)))
 
     def unsubscribe(self, sub: Subscriber, table_id: int) -> bool:

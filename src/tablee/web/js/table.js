@@ -18,9 +18,7 @@ export function showTable(root, rawId, { socket, player }) {
     state,
     draw: () => view.draw(),
     markBusy: (on) => view.markBusy(on),
-    invalidate: () => {
-      view.panelKey = null;
-    },
+    invalidate: () => view.invalidatePanel(),
     gone: () => view.showMissing(),
   });
   view = new TableView(root, {

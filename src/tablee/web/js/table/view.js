@@ -56,8 +56,7 @@ export class TableView {
         onchange: (ev) => {
           S.oneClick = ev.target.checked;
           localStorage.setItem(ONE_CLICK, S.oneClick ? "1" : "0");
-          this.panelKey = null;
-          this.draw();
+          this.redraw();
         },
       }),
       " jouer une carte en un clic");
@@ -85,8 +84,13 @@ export class TableView {
 
   /** Draws again, the actions included (a game's own choice changed). */
   redraw() {
-    this.panelKey = null;
+    this.invalidatePanel();
     this.draw();
+  }
+
+  /** The actions are drawn anew at the next drawing, even if the legal actions are the same. */
+  invalidatePanel() {
+    this.panelKey = null;
   }
 
   // -- what the controller calls -----------------------------------------------------------
