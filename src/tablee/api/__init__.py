@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     app.include_router(games.router, responses=limited)
     app.include_router(tables.router, responses=limited)
     app.include_router(profiles.router, responses=limited)
+    app.include_router(profiles.page)
     app.include_router(ws.router, responses=limited)
     app.include_router(admin.router, responses=limited)
     app.include_router(ops.router)
