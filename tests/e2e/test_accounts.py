@@ -84,6 +84,13 @@ def test_claim_then_log_in_from_another_browser_and_see_the_game_on_the_profile(
     screenshot(second, "profile-chart")
     box = second.locator("#rating-chart").bounding_box()
     assert box is not None and box["width"] > 300 and box["height"] > 100
+    # the lobby's rated leaderboard, one game at a time
+    second.goto(server.url)
+    expect(second.locator("#rated-game option")).to_have_count(8)
+    second.select_option("#rated-game", "contrecarte")
+    expect(second.locator("#rated-board")).to_be_visible()
+    screenshot(second, "lobby-rated-board")
+    second.goto(f"{server.url}#/joueur/Margaux")
     # the link of the last game opens the finished table
     second.click(f'#last-games li[data-table="{table}"] a')
     second.wait_for_url(f"**/#/table/{table}")

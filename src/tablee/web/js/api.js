@@ -95,6 +95,7 @@ export const api = {
   logoutEverywhere: () => call("POST", "/api/accounts/logout-everywhere", {}),
   changePassword: (old_password, new_password) => call("POST", "/api/accounts/password", { old_password, new_password }),
   account: () => call("GET", "/api/accounts/me"),
+  ratedLeaderboard: (game) => call("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
   profile: (name) => call("GET", `/api/profiles/${encodeURIComponent(name)}`),
   leaderboard: (game) => call("GET", `/api/leaderboard${game ? `?game=${encodeURIComponent(game)}` : ""}`),
 };

@@ -6,6 +6,7 @@ import { GAME_TITLES } from "./labels.js";
 import { botIcon } from "./icons.js";
 import { errorText } from "./errors.js";
 import { accountPanel } from "./account.js";
+import { ratedBoard } from "./ratedboard.js";
 
 const POLL_MS = 3000;
 const TIMERS = [null, 10, 15, 20, 30, 45, 60, 90, 120];
@@ -54,7 +55,7 @@ export function showLobby(root, { player, onAccount }) {
   const lists = h("section.tables");
   const form = h("section.create.panel", h("h2", "Nouvelle table"), h("p.muted", "Chargement des jeux…"));
   const board = h("section.board.panel");
-  replace(root, h("div.lobby", h("div.lobby-main", lists, board), h("div.lobby-side", form, accountPanel(player, () => onAccount?.()))));
+  replace(root, h("div.lobby", h("div.lobby-main", lists, board, ratedBoard(player)), h("div.lobby-side", form, accountPanel(player, () => onAccount?.()))));
 
   let stopped = false;
   let timer = null;
