@@ -32,6 +32,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tablee.protocol import ErrorCode
 
+from .guards import check_admin
+
 #: deeper JSON bodies are refused (ours nest three levels at most: options of a table)
 MAX_DEPTH = 32
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -186,8 +188,6 @@ class InputGuard:
         self, scope: Scope, receive: Receive, send: Send, response: JSONResponse
     ) -> None:
         if scope["path"].startswith("/api/admin"):
-            from .admin import check_admin  # admin -> ops -> here: imported when needed
-
             try:
                 check_admin(Request(scope))
             except HTTPException as exc:

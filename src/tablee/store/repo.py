@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Integer, bindparam, cast, event, func, insert, select, update
+from sqlalchemy import Connection, Integer, cast, event, func, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -38,99 +34,10 @@ from tablee.tables.records import (
 )
 
 from . import models as m
-from .names import NameTaken, name_key
+from .names import NameReserved, NameTaken, name_key, reserved
+from .writes import TableWrite, TableWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-#: most table writes committed together
-BATCH = 256
-
-
-TABLES = m.cast_table(m.Table)
-SEATS = m.cast_table(m.Seat)
-ACTIONS = m.cast_table(m.ActionRow)
-DEALS = m.cast_table(m.DealScore)
-RESULTS = m.cast_table(m.Result)
-RESULT_SEATS = m.cast_table(m.ResultSeat)
-#: the mutable part of a table row, written only over the version it was read at
-_UPDATE_TABLE = (
-    update(TABLES)
-    .where(TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_expected"))
-    .values(
-        {
-            name: bindparam(name)
-            for name in (
-                "status",
-                "options",
-                "game_no",
-                "seed",
-                "deck",
-                "version",
-                "deadline",
-                "outcome",
-                "wins",
-                "rematch_votes",
-                "turn_seconds",
-                "updated_at",
-            )
-        }
-    )
-)
-_UPDATE_SEAT = (
-    update(SEATS)
-    .where(SEATS.c.table_id == bindparam("b_table"), SEATS.c.seat == bindparam("b_seat"))
-    .values(kind=bindparam("kind"), player_id=bindparam("player_id"))
-)
-
-
-@dataclass(frozen=True)
-class TableWrite:
-    table: TableRecord
-    expected_version: int
-    seats: bool
-    action: LoggedAction | None = None
-    deal_events: list[dict[str, Any]] = field(default_factory=list)
-
-
-def _table_params(t: TableRecord, expected: int) -> dict[str, Any]:
-    return {
-        "b_id": t.id,
-        "b_expected": expected,
-        "status": t.status,
-        "options": t.options,
-        "game_no": t.game_no,
-        "seed": t.seed,
-        "deck": t.deck,
-        "version": t.version,
-        "deadline": t.deadline,
-        "outcome": t.outcome,
-        "wins": t.wins,
-        "rematch_votes": t.rematch_votes,
-        "turn_seconds": t.turn_seconds,
-        "updated_at": m.now(),
-    }
-
-
-def _action_row(w: TableWrite) -> dict[str, Any]:
-    a, t = w.action, w.table
-    assert a is not None
-    return {
-        "table_id": t.id,
-        "game_no": t.game_no,
-        "seq": a.seq,
-        "seat": a.seat,
-        "action": a.action,
-        "version": t.version,
-        "source": a.source,
-        "at": a.at or m.now(),
-    }
-
-
-class _SomeStale(Exception):
-    """A batch met a stale write: it is redone one write per transaction."""
-
-
-class StaleVersion(RuntimeError):
-    """The table changed since it was read (another writer won): reload and try again."""
 
 
 def hash_token(token: str) -> str:
@@ -190,6 +97,7 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
         outcome=r.outcome,
         wins=list(r.wins),
         rematch_votes=list(r.rematch_votes),
+        rated=r.rated,
         created_at=r.created_at,
         seats=seats,
         creator_name=creator_name,
@@ -197,7 +105,13 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
 
 
 def _player(row: m.Player) -> PlayerRecord:
-    return PlayerRecord(id=row.id, name=row.name, created_at=row.created_at, banned=row.banned)
+    return PlayerRecord(
+        id=row.id,
+        name=row.name,
+        created_at=row.created_at,
+        banned=row.banned,
+        claimed=row.password_hash is not None,
+    )
 
 
 class Store:
@@ -205,20 +119,14 @@ class Store:
         self.url = url
         self.engine = make_engine(url, schema)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._pending: list[tuple[TableWrite, asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
-        #: group commit counters: transactions, and table writes they carried
-        self.commits = 0
-        self.writes = 0
+        self._writes = TableWriter(self.engine)
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
-        if self._writer is not None:
-            with contextlib.suppress(BaseException):
-                await self._writer
+        await self._writes.close()
         await self.engine.dispose()
 
     def session(self) -> AsyncSession:
@@ -234,6 +142,8 @@ class Store:
     async def create_player(self, name: str) -> tuple[PlayerRecord, str]:
         """A new guest player and its bearer token (returned once, stored hashed). ``NameTaken``
         when another player's name has the same key (``store.names``)."""
+        if reserved(name):
+            raise NameReserved(name)
         token = secrets.token_urlsafe(32)
         key = name_key(name)
         try:
@@ -260,8 +170,16 @@ class Store:
         return (await s.scalar(q.limit(1))) is not None
 
     async def player_by_token(self, token: str) -> PlayerRecord | None:
+        """The guest whose token this is, or the account of an unexpired session's token."""
+        digest = hash_token(token)
         async with self._sessions() as s:
-            row = await s.scalar(select(m.Player).where(m.Player.token_hash == hash_token(token)))
+            row = await s.scalar(select(m.Player).where(m.Player.token_hash == digest))
+            if row is None:
+                row = await s.scalar(
+                    select(m.Player)
+                    .join(m.Session, m.Session.player_id == m.Player.id)
+                    .where(m.Session.token_hash == digest, m.Session.expires_at > m.now())
+                )
             return None if row is None else _player(row)
 
     async def player(self, player_id: int) -> PlayerRecord | None:
@@ -307,6 +225,7 @@ class Store:
                 outcome=None,
                 wins=[0] * spec.players,
                 rematch_votes=[],
+                rated=spec.rated,
                 created_at=m.now(),
                 updated_at=m.now(),
             )
@@ -451,12 +370,22 @@ class Store:
                 return _record(row, seats, known.creator_name), rows
             return (await self._records(s, [row]))[0], rows
 
-    # -- table writes (group commit) ---------------------------------------------------------
+    # -- table writes (group commit: ``writes.py``) ------------------------------------------
+
+    @property
+    def commits(self) -> int:
+        """Transactions of table writes since start-up."""
+        return self._writes.commits
+
+    @property
+    def writes(self) -> int:
+        """Table writes since start-up (each in one of ``commits``)."""
+        return self._writes.writes
 
     async def save_table(self, t: TableRecord, expected_version: int, seats: bool = True) -> None:
         """Write a table's changed row (and seats) if nobody wrote it since ``expected_version``;
         raises ``StaleVersion`` (having written nothing) otherwise."""
-        await self._write(TableWrite(t, expected_version, seats))
+        await self._writes.write(TableWrite(t, expected_version, seats))
 
     async def record_action(
         self,
@@ -470,146 +399,7 @@ class Store:
         status, the deals it ended and, when it ends the game, the result. Raises
         ``StaleVersion`` (having written nothing) if the table moved on since
         ``expected_version``."""
-        await self._write(TableWrite(t, expected_version, seats, action, list(deal_events)))
-
-    async def _write(self, w: TableWrite) -> None:
-        """Group commit: table writes that arrive while a commit is on its way share the next
-        transaction (one fsync for many tables). Each write is still all-or-nothing: a stale one
-        writes nothing and is told so; any other failure makes every write of that batch retry
-        alone, in its own transaction. Returns once the write is committed."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((w, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._drain())
-        await asyncio.shield(future)
-
-    async def _drain(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
-            self.commits += 1
-            self.writes += len(batch)
-            try:
-                outcome = await self._commit([w for w, _ in batch])
-            except Exception:
-                outcome = []
-                for w, _ in batch:
-                    try:
-                        outcome += await self._commit([w])
-                    except Exception as exc:
-                        outcome.append(exc)
-            for (_, future), error in zip(batch, outcome, strict=True):
-                if future.done():
-                    continue
-                if error is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(error)
-
-    async def _commit(self, batch: list[TableWrite]) -> list[BaseException | None]:
-        """One transaction for ``batch``; the error of each write (a stale one), or None."""
-        out: list[BaseException | None] = []
-        async with self.engine.begin() as conn:
-            done: list[TableWrite] = []
-            if len(batch) > 1 and conn.dialect.supports_sane_multi_rowcount:
-                # every table row in one statement (one trip to SQLite's thread, not one each);
-                # if any of them is stale, this transaction is dropped and each write goes alone
-                params = [_table_params(w.table, w.expected_version) for w in batch]
-                result = await conn.execute(_UPDATE_TABLE, params)
-                if result.rowcount != len(batch):
-                    raise _SomeStale
-                out, done = [None] * len(batch), list(batch)
-            for w in batch if not done else ():
-                t = w.table
-                result = await conn.execute(_UPDATE_TABLE, _table_params(t, w.expected_version))
-                if result.rowcount != 1:
-                    out.append(StaleVersion(f"table {t.id} is no longer at v{w.expected_version}"))
-                    continue
-                out.append(None)
-                done.append(w)
-            for w in done:
-                t = w.table
-                if w.seats:
-                    await conn.execute(
-                        _UPDATE_SEAT,
-                        [
-                            {
-                                "b_table": t.id,
-                                "b_seat": s.seat,
-                                "kind": s.kind,
-                                "player_id": s.player_id,
-                            }
-                            for s in t.seats
-                        ],
-                    )
-            rows = [_action_row(w) for w in done if w.action is not None]
-            if rows:
-                await conn.execute(insert(ACTIONS), rows)
-            for w in done:
-                if w.deal_events:
-                    await self._add_deals(conn, w)
-                if w.action is not None and w.table.status == "finished" and w.table.outcome:
-                    await self._add_result(conn, w)
-        return out
-
-    async def _add_deals(self, conn: AsyncConnection, w: TableWrite) -> None:
-        t, action = w.table, w.action
-        assert action is not None
-        deals = DEALS
-        count = await conn.scalar(
-            select(func.count())
-            .select_from(deals)
-            .where(deals.c.table_id == t.id, deals.c.game_no == t.game_no)
-        )
-        at = action.at or m.now()
-        await conn.execute(
-            insert(deals),
-            [
-                {
-                    "table_id": t.id,
-                    "game_no": t.game_no,
-                    "deal": i,
-                    "seq": action.seq,
-                    "event": ev,
-                    "at": at,
-                }
-                for i, ev in enumerate(w.deal_events, (count or 0) + 1)
-            ],
-        )
-
-    async def _add_result(self, conn: AsyncConnection, w: TableWrite) -> None:
-        t = w.table
-        assert t.outcome is not None and w.action is not None
-        at = w.action.at or m.now()
-        await conn.execute(
-            insert(RESULTS),
-            {
-                "table_id": t.id,
-                "game_no": t.game_no,
-                "game": t.game,
-                "outcome": t.outcome,
-                "finished_at": at,
-                "seed": t.seed,
-                "deck": t.deck,
-                "options": t.options,
-            },
-        )
-        scores = t.outcome.get("scores") or []
-        winners = set(t.outcome.get("winners") or [])
-        rows = []
-        for seat in t.seats:
-            score = scores[seat.seat] if seat.seat < len(scores) else None
-            rows.append(
-                {
-                    "table_id": t.id,
-                    "game_no": t.game_no,
-                    "seat": seat.seat,
-                    "kind": seat.kind,
-                    "player_id": seat.player_id if seat.kind == PLAYER else None,
-                    "score": score if isinstance(score, int | float) else None,
-                    "won": seat.seat in winners,
-                }
-            )
-        await conn.execute(insert(RESULT_SEATS), rows)
+        await self._writes.write(TableWrite(t, expected_version, seats, action, list(deal_events)))
 
     async def actions(
         self, table_id: int, game_no: int, after: int = 0, upto: int | None = None

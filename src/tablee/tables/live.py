@@ -58,18 +58,22 @@ class LiveTable:
         """The seats the table waits on: none unless a game is being played."""
         if self.state is None or self.rec.status != PLAYING:
             return ()
+        if self._known is self.state and self._to_act is not None:
+            return self._to_act
         return self.waiting()
 
     def waiting(self) -> tuple[int, ...]:
         """The game's own ``to_act`` of the current state, whatever the table's status."""
-        self._current()
+        if self._known is not self.state:
+            self._forget()
         if self._to_act is None:
             self._to_act = tuple(self.game.to_act(self.state))
         return self._to_act
 
     def legal(self, seat: int) -> list[Action]:
         """The game's legal actions of ``seat`` in the current state (shared: not to be changed)."""
-        self._current()
+        if self._known is not self.state:
+            self._forget()
         found = self._legal.get(seat)
         if found is None:
             found = self._legal[seat] = self.game.legal_actions(self.state, seat)
@@ -91,8 +95,8 @@ class LiveTable:
             self._to_act = to_act
             self._legal = dict(legal) if legal else {}
 
-    def _current(self) -> None:
-        if self._known is not self.state:  # set from outside ``advance`` (tests, replays)
-            self._known = self.state
-            self._to_act = None
-            self._legal = {}
+    def _forget(self) -> None:
+        """The state was set from outside ``advance`` (tests, replays): nothing is known of it."""
+        self._known = self.state
+        self._to_act = None
+        self._legal = {}
