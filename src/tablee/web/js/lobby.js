@@ -69,7 +69,7 @@ export function showLobby(root, { player, onAccount }) {
       if (stopped) return;
       renderLists(listOf(open, "tables"), listOf(running, "tables"));
     } catch (e) {
-      if (!stopped) replace(lists, h("p.error", `Salon indisponible : ${e.message}`));
+      if (!stopped) replace(lists, h("p.error", `Salon indisponible : ${errorText(e)}`));
     }
     if (!stopped) timer = setTimeout(refresh, POLL_MS);
   }
@@ -140,7 +140,7 @@ export function showLobby(root, { player, onAccount }) {
 
   loadGames()
     .then((games) => !stopped && replace(form, createForm(games, player)))
-    .catch((e) => replace(form, h("p.error", `Jeux indisponibles : ${e.message}`)));
+    .catch((e) => replace(form, h("p.error", `Jeux indisponibles : ${errorText(e)}`)));
   refresh();
   leaderboard();
 
@@ -178,9 +178,37 @@ export function boardTable(rows, player) {
     })));
 }
 
+/** The usual lengths of a match in points, offered first (within the option's bounds). */
+const USUAL_TARGETS = [501, 1000, 1500, 2000];
+
+/** A match's length: one deal (when the game allows none), the usual totals, or another. */
+function targetControl(spec) {
+  const id = `opt-${spec.name}`;
+  const fits = (x) => (spec.min == null || x >= spec.min) && (spec.max == null || x <= spec.max);
+  const values = [...new Set([...USUAL_TARGETS.filter(fits), ...(spec.default != null ? [spec.default] : [])])].sort((a, b) => a - b);
+  const other = h("input", { type: "number", id: `${id}-other`, min: spec.min ?? undefined, max: spec.max ?? undefined, hidden: true, "aria-label": "Autre total" });
+  const select = h("select", { id, name: spec.name },
+    spec.nullable ? h("option", { value: "null" }, "une donne") : null,
+    values.map((x) => h("option", { value: String(x) }, `${x} points`)),
+    h("option", { value: "other" }, "autre total…"));
+  select.value = spec.default == null ? (spec.nullable ? "null" : String(values[0])) : String(spec.default);
+  select.addEventListener("change", () => {
+    other.hidden = select.value !== "other";
+    if (!other.hidden) other.focus();
+  });
+  return {
+    el: h("label.field", { title: spec.help || "" }, h("span", spec.label || spec.name), h("span.row.tight", select, other)),
+    read: () => {
+      if (select.value === "other") return other.value === "" ? spec.default ?? null : Number(other.value);
+      return JSON.parse(select.value);
+    },
+  };
+}
+
 function optionControl(spec) {
   const id = `opt-${spec.name}`;
   let input;
+  if (spec.kind === "int" && spec.name === "target") return targetControl(spec);
   if (spec.kind === "bool") {
     input = h("input", { type: "checkbox", id, name: spec.name, checked: !!spec.default });
     return { el: h("label.check", { title: spec.help || "" }, input, ` ${spec.label || spec.name}`), read: () => input.checked };
@@ -320,7 +348,7 @@ function createForm(games, player) {
         const table = await api.createTable(spec);
         location.hash = `#/table/${table.id}`;
       } catch (e) {
-        error.textContent = errorText(e);
+        error.textContent = errorText(e, { fields: Object.fromEntries(controls.map((c) => [c.spec.name, c.spec.label || c.spec.name])) });
         submit.disabled = false;
       }
     },
