@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Integer, cast, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -22,14 +22,15 @@ from tablee.tables.records import PLAYER, PlayerRecord, TableRecord
 from . import models as m
 from .names import name_key
 
-if TYPE_CHECKING:  # the repository's writer imports this module
-    from .repo import Store
-
 
 def _player(row: m.Player) -> PlayerRecord:
-    from .repo import _player as player
-
-    return player(row)
+    return PlayerRecord(
+        id=row.id,
+        name=row.name,
+        created_at=row.created_at,
+        banned=row.banned,
+        claimed=row.password_hash is not None,
+    )
 
 
 RATINGS = m.cast_table(m.Rating)
@@ -186,7 +187,8 @@ async def stored(conn: AsyncConnection) -> tuple[list[tuple[Any, ...]], list[tup
 class RatingStore:
     """The ratings' reads and the recomputation, over the store's engine."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Any) -> None:
+        # the store (``repo.Store``; not imported: its writer imports this module)
         self.store = store
 
     async def recompute(self) -> int:
