@@ -359,7 +359,7 @@ class Store:
                     .order_by(m.ActionRow.seq)
                 )
                 rows = [
-                    LoggedAction(a.seq, a.seat, a.action, a.source, a.at, a.version)
+                    LoggedAction(a.seq, a.seat, a.action, a.source, a.at, a.version, a.request)
                     for a in (await s.scalars(q)).all()
                 ]
             only_moves = row.game_no == known.game_no and [a.version for a in rows] == list(
@@ -420,7 +420,7 @@ class Store:
             if upto is not None:
                 q = q.where(m.ActionRow.version <= upto)
             return [
-                LoggedAction(r.seq, r.seat, r.action, r.source, r.at, r.version)
+                LoggedAction(r.seq, r.seat, r.action, r.source, r.at, r.version, r.request)
                 for r in (await s.scalars(q)).all()
             ]
 

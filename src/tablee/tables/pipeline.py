@@ -119,6 +119,7 @@ class Pipeline:
                 continue
             live.advance(change.rec, change.state, change.seq, change.to_act, change.legal)
             if change.move is not None:
+                live.remember(change.move.request, change.rec.version)
                 self._moved(live, change, time.perf_counter() - started)
             if on_accepted is not None:
                 on_accepted()
@@ -173,7 +174,9 @@ class Pipeline:
             state, seq = None, 0
         elif rec.game_no == live.rec.game_no and same_game:
             state, seq, events = replay(rec, live.game, live.state, live.seq, rows)
+            live.remember_rows(rows)
         else:
             state, seq, _ = replay(rec, live.game, None, 0, rows)
+            live.remember_rows(rows)
         live.advance(rec, state, seq)
         return events

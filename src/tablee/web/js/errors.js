@@ -24,6 +24,7 @@ export const ERROR_SENTENCES = {
   unknown_type: "Le serveur n'a pas compris le message.",
   bad_request: "Demande refusée par le serveur.",
   offline: "Pas de connexion au serveur.",
+  stale_version: "La table a changé entre-temps : rien n'a été joué.",
 };
 
 const BY_STATUS = { 401: "unauthorized", 403: "forbidden", 404: "unknown_table", 409: "conflict" };
