@@ -49,7 +49,7 @@ class Repeated(Exception):
     gives the first answer again (``answer``: the version the move made, or the refusal's code
     and message)."""
 
-    def __init__(self, answer: int | tuple[str, str]) -> None:
+    def __init__(self, answer: int | tuple[ErrorCode, str]) -> None:
         super().__init__("a move already answered")
         self.answer = answer
 

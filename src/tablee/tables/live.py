@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import orjson
 
 from tablee.engine import Action, Game
+from tablee.protocol import ErrorCode
 
 from .records import PLAYING, LoggedAction, TableRecord
 
@@ -26,7 +27,7 @@ from .records import PLAYING, LoggedAction, TableRecord
 REMEMBERED_REQUESTS = 512
 
 #: the first answer to a move: the version it made (an ``ack``), or the refusal (code, message)
-Answer = int | tuple[str, str]
+Answer = int | tuple[ErrorCode, str]
 
 
 def request_key(

@@ -368,13 +368,13 @@ class TableManager:
             except Repeated as again:
                 if isinstance(again.answer, tuple):
                     code, message = again.answer
-                    raise TableError(ErrorCode(code), message) from None
+                    raise TableError(code, message) from None
                 if on_accepted is not None:
                     on_accepted()
                 return None
             except TableError as exc:
                 if exc.code != ErrorCode.CONFLICT:  # busy: a retry may be played
-                    live.remember(key, (exc.code.value, exc.message))
+                    live.remember(key, (exc.code, exc.message))
                 raise
 
     # -- subscribers -----------------------------------------------------------------------------
