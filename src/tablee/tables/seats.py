@@ -60,7 +60,10 @@ def leave(player: PlayerRecord) -> Edit:
         kind = BOT if rec.status == PLAYING else EMPTY
         rec.seats[seat] = SeatRecord(seat, kind)
         rec.rematch_votes = [s for s in rec.rematch_votes if s != seat]
-        return [{"type": "player_left", "seat": seat, "name": player.name, "replaced_by": kind}]
+        events: list[Event] = [
+            {"type": "player_left", "seat": seat, "name": player.name, "replaced_by": kind}
+        ]
+        return events + end_if_nobody_left(rec)
 
     return change
 
@@ -78,6 +81,8 @@ def start(player: PlayerRecord, fill_with_bots: bool) -> Edit:
                 f"seat(s) {', '.join(map(str, empty))} are empty: wait for players,"
                 " or start with fill_with_bots",
             )
+        if not any(s.kind == PLAYER for s in rec.seats):
+            raise TableError(ErrorCode.SEATS_EMPTY, NOBODY_SEATED)
         for s in empty:
             rec.seats[s] = SeatRecord(s, BOT)
         return begin(rec)
@@ -117,11 +122,44 @@ def rematch(player: PlayerRecord, seed: int) -> Edit:
     return change
 
 
+#: a table is played by people: robots alone would play on for nobody (and cost every other
+#: table its share of the process)
+NOBODY_SEATED = (
+    "Une table a besoin d'au moins une personne assise : des robots seuls ne jouent pas."
+)
+
+#: the reason of a table that ended because every person left it
+ALL_LEFT = "Tout le monde est parti : la partie s'arrête."
+
+
+def end_if_nobody_left(rec: Rec) -> list[Event]:
+    """A game in play with no person seated any more ends at once, with no winner (its robots
+    would play on for nobody), as an admin's close does (``outcome.closed``, by ``server``)."""
+    if rec.status != PLAYING or any(s.kind == PLAYER for s in rec.seats):
+        return []
+    rec.status = FINISHED
+    rec.deadline = None
+    rec.rematch_votes = []
+    rec.outcome = {
+        "scores": [],
+        "winners": [],
+        "closed": True,
+        "reason": ALL_LEFT,
+        "by": "server",
+        "status_before": PLAYING,
+    }
+    return [{"type": "table_closed", "seat": None, "reason": ALL_LEFT, "by": "server"}]
+
+
 def first_seats(
     players: int, bots: Iterable[int], creator: PlayerRecord | None
 ) -> list[SeatRecord]:
-    """A new table's seats: the bots where asked, the creator in the first other seat."""
+    """A new table's seats: the bots where asked, the creator in the first other seat. A
+    player's table needs a seat for its creator (robots alone: ``InvalidOptions`` on ``bots``);
+    without a creator (the server's own tools and tests) robots may fill it."""
     bot_seats = _check_bots(bots, players)
+    if creator is not None and len(bot_seats) >= players:
+        raise InvalidOptions("bots", NOBODY_SEATED)
     seats = [SeatRecord(i, BOT if i in bot_seats else EMPTY) for i in range(players)]
     if creator is not None:
         for s in seats:
