@@ -84,3 +84,6 @@ def test_a_resent_act_is_answered_again_not_played_again(database: Database) -> 
             red3 = {"type": "play", "card": "R3"}
             assert wa.request(act(tid, "move-1", red3, version=version + 2))["type"] == "ack"
             assert wa.sync(tid)["view"]["counts"] == [4, 7]
+            # any JSON id is a key, an integer beyond 64 bits too
+            big = wa.request(act(tid, 10**30, version=0))
+            assert big["type"] == "error" and big["code"] == "stale_version"

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from collections import Counter, OrderedDict
 from datetime import UTC, datetime
 from typing import Any, Protocol
-
-import orjson
 
 from tablee.engine import Action, Game
 from tablee.protocol import ErrorCode
@@ -42,8 +41,9 @@ def request_key(
     be taken for a retry (with ``version`` that can never happen: versions only grow)."""
     if message_id is None:
         return None
-    text = orjson.dumps([player_id, message_id, action, version], option=orjson.OPT_SORT_KEYS)
-    return hashlib.sha256(text).hexdigest()
+    # json, not orjson: an id may hold an integer beyond 64 bits
+    text = json.dumps([player_id, message_id, action, version], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class Subscriber(Protocol):
