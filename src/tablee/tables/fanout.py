@@ -14,12 +14,13 @@ from collections.abc import Callable, Collection, Iterable
 from datetime import datetime
 from typing import Any
 
+from tablee.bots.levels import DEBUTANT
 from tablee.engine import Event, visible_events
 from tablee.games import get_game
 from tablee.protocol import dumps
 
 from .live import LiveTable, Subscriber
-from .records import EMPTY, FINISHED, PLAYER, PLAYING, TableRecord
+from .records import BOT, EMPTY, FINISHED, PLAYER, PLAYING, TableRecord
 
 #: a placeholder for ``info`` in a state message whose info is joined to it as text
 _NO_INFO: dict[str, Any] = {}
@@ -146,6 +147,7 @@ class FanOut:
                     "name": s.name if s.kind == PLAYER else None,
                     "connected": s.kind == PLAYER
                     and (present.get(s.player_id or 0, 0) > 0 or s.player_id in remote),
+                    "level": (s.level or DEBUTANT) if s.kind == BOT else None,
                 }
                 for s in rec.seats
             ],
