@@ -83,6 +83,11 @@ class NewTableRequest(BaseModel):
         examples=[{"1": "confirme"}],
     )
     private: bool = Field(default=False, description="hidden from the lobby; joined by its id")
+    rated: bool | None = Field(
+        default=None,
+        description="classée (true) or amicale (false); null: classée when no seat is a bot's."
+        " Only games between people are rated",
+    )
 
 
 class JoinRequest(BaseModel):
@@ -134,6 +139,9 @@ class TableInfo(BaseModel):
     rematch_votes: list[int]
     wins: list[int] = Field(description="games won per seat at this table")
     created_at: datetime
+    rated: bool = Field(
+        description="the game moves its players' ratings (a classée table, every seat a person's)"
+    )
 
 
 class GameResult(BaseModel):

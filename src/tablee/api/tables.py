@@ -41,6 +41,7 @@ async def create_table(
         body.turn_seconds,
         body.bots,
         body.private,
+        rated=body.rated,
         bot_levels=body.bot_levels,
     )
     return manager.info(live)

@@ -156,6 +156,8 @@ class FanOut:
             "rematch_votes": list(rec.rematch_votes),
             "wins": list(rec.wins),
             "created_at": _iso(rec.created_at),
+            # a robot seat (from the start, or a seat handed over mid-game) makes the game amicale
+            "rated": rec.rated and not any(s.kind == BOT for s in rec.seats),
         }
 
 

@@ -92,6 +92,9 @@ class TableManager:
         #: called with the id of a player banned by an admin of another process (the app closes
         #: that player's sockets here)
         self.ban_hooks: list[Callable[[int], object]] = []
+        #: called with the id of a player who logged out everywhere through another process (the
+        #: app closes that player's sockets here)
+        self.logout_hooks: list[Callable[[int], object]] = []
         #: the players with a socket open on this process (the app sets it)
         self.connected_players: Callable[[], Iterable[int]] = tuple
         self.coordination.bind(self)
@@ -243,6 +246,18 @@ class TableManager:
                 except Exception:
                     log.exception("a ban hook failed for player %s", player_id)
 
+    def logged_out_elsewhere(self, player_id: int) -> None:
+        for hook in self.logout_hooks:
+            try:
+                hook(player_id)
+            except Exception:
+                log.exception("a logout hook failed for player %s", player_id)
+
+    async def share_logout(self, player_id: int) -> None:
+        """The player logged out everywhere through this process (its sockets here are closed):
+        tell the other processes, as for a ban."""
+        await self.coordination.share_logout(player_id)
+
     async def share_ban(self, player_id: int) -> None:
         """An admin of this process banned the player (and closed their sockets here): tell the
         other processes."""
@@ -262,10 +277,12 @@ class TableManager:
         *,
         seed: int | None = None,
         deck: list[str] | None = None,
+        rated: bool | None = None,
         bot_levels: Mapping[int, str] | None = None,
     ) -> LiveTable:
         """A new table with the creator in the first seat that is not a bot; it starts at once
-        when that fills it. ``seed`` and ``deck`` are for tests and replays only.
+        when that fills it. ``seed`` and ``deck`` are for tests and replays only. ``rated``:
+        "classée" or "amicale"; by default rated when no seat is a robot's.
 
         Raises ``InvalidOptions`` naming the field at fault."""
         try:
@@ -282,6 +299,7 @@ class TableManager:
         except ValueError as exc:
             raise InvalidOptions("deck" if deck is not None else "options", str(exc)) from None
         opts = g.normalize_options(options)
+        bots = list(bots)
         seats = first_seats(players, bots, creator, bot_levels)
         check_turn_seconds(turn_seconds)
         rec = await self.store.create_table(
@@ -295,6 +313,7 @@ class TableManager:
                 seed=seed,
                 seats=seats,
                 deck=deck,
+                rated=not bots if rated is None else rated,
             )
         )
         live = LiveTable(rec, g, None, 0)
