@@ -5,6 +5,8 @@ import { api, listOf } from "./api.js";
 import { GAME_TITLES } from "./labels.js";
 import { botIcon } from "./icons.js";
 import { errorText } from "./errors.js";
+import { accountPanel } from "./account.js";
+import { ratedBoard } from "./ratedboard.js";
 
 const POLL_MS = 3000;
 const TIMERS = [null, 10, 15, 20, 30, 45, 60, 90, 120];
@@ -48,12 +50,12 @@ function timerText(seconds) {
   return seconds ? `${seconds} s par coup` : "sans minuteur";
 }
 
-export function showLobby(root, { player }) {
+export function showLobby(root, { player, onAccount }) {
   document.getElementById("crumb").textContent = "Salon";
   const lists = h("section.tables");
   const form = h("section.create.panel", h("h2", "Nouvelle table"), h("p.muted", "Chargement des jeux…"));
   const board = h("section.board.panel");
-  replace(root, h("div.lobby", h("div.lobby-main", lists, board), form));
+  replace(root, h("div.lobby", h("div.lobby-main", lists, board, ratedBoard(player)), h("div.lobby-side", form, accountPanel(player, () => onAccount?.()))));
 
   let stopped = false;
   let timer = null;
@@ -248,6 +250,8 @@ function createForm(games, player) {
   const timer = h("select", { id: "timer", name: "timer" },
     TIMERS.map((t) => h("option", { value: t ?? "" }, t ? `${t} secondes` : "Aucun")));
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+  // classée (ratings move) or amicale; a table with robots is always amicale
+  const ratedBox = h("input", { type: "checkbox", id: "rated", name: "rated", checked: true });
 
   function drawGames() {
     gameGrid.replaceChildren(
@@ -337,6 +341,7 @@ function createForm(games, player) {
         turn_seconds: timer.value ? Number(timer.value) : null,
         bots: [...bots].sort((a, b) => a - b),
         private: privateBox.checked,
+        rated: ratedBox.checked && bots.size === 0,
       };
       submit.disabled = true;
       try {
@@ -359,6 +364,7 @@ function createForm(games, player) {
     h("div.row.two",
       h("label.field", { for: "timer" }, h("span", "Minuteur"), timer),
       h("label.check", privateBox, " Table privée (sur invitation)")),
+    h("label.check", { title: "Une partie classée entre personnes fait bouger le classement ; une table avec des robots est amicale." }, ratedBox, " Partie classée"),
     error,
     submit,
   );
