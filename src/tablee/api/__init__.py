@@ -23,7 +23,19 @@ from tablee.engine import InvalidOptions
 from tablee.settings import Settings
 from tablee.tables import Broker, Service, TableError
 
-from . import accounts, admin, games, ops, players, profiles, schemas, security, tables, ws
+from . import (
+    accounts,
+    admin,
+    admin_accounts,
+    games,
+    ops,
+    players,
+    profiles,
+    schemas,
+    security,
+    tables,
+    ws,
+)
 from .limits import BodyLimit, RateLimit, RestLimits
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -99,8 +111,10 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     app.include_router(games.router, responses=limited)
     app.include_router(tables.router, responses=limited)
     app.include_router(profiles.router, responses=limited)
+    app.include_router(profiles.page)
     app.include_router(ws.router, responses=limited)
     app.include_router(admin.router, responses=limited)
+    app.include_router(admin_accounts.router, responses=limited)
     app.include_router(ops.router)
 
     if (WEB / "index.html").is_file():

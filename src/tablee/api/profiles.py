@@ -5,8 +5,10 @@ per game, ratings and their history, the last games with their results' links) a
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
+from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
 
 from tablee.games import game_names
@@ -16,6 +18,8 @@ from .deps import SettingsDep
 from .schemas import errors
 
 router = APIRouter(prefix="/api", tags=["profiles"], responses=errors(404))
+#: the client's page address, outside the API
+page = APIRouter()
 
 
 def get_ratings(request: Request) -> Ratings:
@@ -82,6 +86,12 @@ class RatedEntry(BaseModel):
     sigma: float
     rated: int = Field(description="rated games at this game")
     won: int = Field(description="games won at this game")
+
+
+@page.get("/joueur/{name}", include_in_schema=False)
+async def player_page(name: Annotated[str, Path(max_length=64)]) -> RedirectResponse:
+    """The player's page of the browser client (which routes by the URL's fragment)."""
+    return RedirectResponse(f"/#/joueur/{quote(name, safe='')}", status_code=307)
 
 
 @router.get("/profiles/{name}", response_model=Profile)
