@@ -358,6 +358,17 @@ class SeatInfo(Reply):
     player_id: int | None
     name: str | None
     connected: bool = Field(description="the seat's player has a live connection to the table")
+    level: str | None = Field(
+        default=None, description="a bot seat's robot level: debutant or confirme"
+    )
+
+
+class Watchers(Reply):
+    """Who watches a table without a seat (the connections of the server process that holds
+    the table)."""
+
+    count: int
+    names: list[str] = Field(description="the spectators' names, one per person")
 
 
 class TableInfo(Reply):
@@ -383,6 +394,7 @@ class TableInfo(Reply):
     rated: bool = Field(
         description="the game moves its players' ratings (a classée table, every seat a person's)"
     )
+    watchers: Watchers
 
 
 class State(Reply):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -232,36 +231,3 @@ async def test_the_browser_client_is_served_at_the_root(lite: Api) -> None:
     r = await lite.c.get("/")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert "<html" in r.text.lower() or "<!doctype html" in r.text.lower()
-
-
-async def test_a_table_of_robots_alone_is_refused_at_creation_and_at_start(api: Api) -> None:
-    a = await api.player("Anne")
-    r = await api.post("/api/tables", a, json={"game": "toy", "players": 2, "bots": [0, 1]})
-    assert r.status_code == 422, r.text
-    detail = r.json()["detail"][0]
-    assert detail["loc"] == ["body", "bots"] and "au moins une personne" in detail["msg"]
-    assert (await api.c.get("/api/tables")).json() == []
-    # the creator leaves a waiting table, then asks robots to fill every seat
-    t = await api.table(a, game="toy", players=2)
-    assert (await api.post(f"/api/tables/{t['id']}/leave", a)).status_code == 200
-    r = await api.post(f"/api/tables/{t['id']}/start", a, json={"fill_with_bots": True})
-    assert r.status_code == 409 and r.json()["code"] == "seats_empty"
-    assert "au moins une personne" in r.json()["detail"]
-    shown = (await api.c.get(f"/api/tables/{t['id']}")).json()
-    assert shown["status"] == "waiting" and [s["kind"] for s in shown["seats"]] == ["empty"] * 2
-
-
-async def test_a_game_every_person_left_ends_instead_of_robots_playing_on(api: Api) -> None:
-    a, b = await api.player("Anne"), await api.player("Bert")
-    t = await api.table(a, game="toy", players=3, bots=[2])
-    await api.post(f"/api/tables/{t['id']}/join", b)
-    r = await api.post(f"/api/tables/{t['id']}/leave", a)
-    assert r.json()["status"] == "playing"  # Bert still plays, with two robots
-    r = await api.post(f"/api/tables/{t['id']}/leave", b)
-    assert r.status_code == 200, r.text
-    ended = r.json()
-    assert ended["status"] == "finished" and [s["kind"] for s in ended["seats"]] == ["bot"] * 3
-    outcome = (await api.app.state.manager.get(t["id"])).rec.outcome
-    assert outcome["closed"] and outcome["by"] == "server" and outcome["winners"] == []
-    await asyncio.sleep(0.3)  # robots would have played by now (no bot delay in these tests)
-    assert (await api.c.get(f"/api/tables/{t['id']}")).json() == ended

@@ -4,9 +4,10 @@ pipeline, which may run an edit again on a fresher copy."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tablee.bots.levels import DEBUTANT, LEVELS
 from tablee.engine import FIRST_DEALER, Event, InvalidOptions, first_dealer
 from tablee.protocol import ErrorCode
 
@@ -60,10 +61,7 @@ def leave(player: PlayerRecord) -> Edit:
         kind = BOT if rec.status == PLAYING else EMPTY
         rec.seats[seat] = SeatRecord(seat, kind)
         rec.rematch_votes = [s for s in rec.rematch_votes if s != seat]
-        events: list[Event] = [
-            {"type": "player_left", "seat": seat, "name": player.name, "replaced_by": kind}
-        ]
-        return events + end_if_nobody_left(rec)
+        return [{"type": "player_left", "seat": seat, "name": player.name, "replaced_by": kind}]
 
     return change
 
@@ -81,8 +79,6 @@ def start(player: PlayerRecord, fill_with_bots: bool) -> Edit:
                 f"seat(s) {', '.join(map(str, empty))} are empty: wait for players,"
                 " or start with fill_with_bots",
             )
-        if not any(s.kind == PLAYER for s in rec.seats):
-            raise TableError(ErrorCode.SEATS_EMPTY, NOBODY_SEATED)
         for s in empty:
             rec.seats[s] = SeatRecord(s, BOT)
         return begin(rec)
@@ -122,45 +118,20 @@ def rematch(player: PlayerRecord, seed: int) -> Edit:
     return change
 
 
-#: a table is played by people: robots alone would play on for nobody (and cost every other
-#: table its share of the process)
-NOBODY_SEATED = (
-    "Une table a besoin d'au moins une personne assise : des robots seuls ne jouent pas."
-)
-
-#: the reason of a table that ended because every person left it
-ALL_LEFT = "Tout le monde est parti : la partie s'arrête."
-
-
-def end_if_nobody_left(rec: Rec) -> list[Event]:
-    """A game in play with no person seated any more ends at once, with no winner (its robots
-    would play on for nobody), as an admin's close does (``outcome.closed``, by ``server``)."""
-    if rec.status != PLAYING or any(s.kind == PLAYER for s in rec.seats):
-        return []
-    rec.status = FINISHED
-    rec.deadline = None
-    rec.rematch_votes = []
-    rec.outcome = {
-        "scores": [],
-        "winners": [],
-        "closed": True,
-        "reason": ALL_LEFT,
-        "by": "server",
-        "status_before": PLAYING,
-    }
-    return [{"type": "table_closed", "seat": None, "reason": ALL_LEFT, "by": "server"}]
-
-
 def first_seats(
-    players: int, bots: Iterable[int], creator: PlayerRecord | None
+    players: int,
+    bots: Iterable[int],
+    creator: PlayerRecord | None,
+    levels: Mapping[int, str] | None = None,
 ) -> list[SeatRecord]:
-    """A new table's seats: the bots where asked, the creator in the first other seat. A
-    player's table needs a seat for its creator (robots alone: ``InvalidOptions`` on ``bots``);
-    without a creator (the server's own tools and tests) robots may fill it."""
+    """A new table's seats: the bots where asked (each at its robot level, by default the
+    débutant), the creator in the first other seat."""
     bot_seats = _check_bots(bots, players)
-    if creator is not None and len(bot_seats) >= players:
-        raise InvalidOptions("bots", NOBODY_SEATED)
-    seats = [SeatRecord(i, BOT if i in bot_seats else EMPTY) for i in range(players)]
+    chosen = _check_levels(levels or {}, bot_seats)
+    seats = [
+        SeatRecord(i, BOT, level=chosen.get(i)) if i in bot_seats else SeatRecord(i, EMPTY)
+        for i in range(players)
+    ]
     if creator is not None:
         for s in seats:
             if s.kind == EMPTY:
@@ -186,4 +157,19 @@ def _check_bots(bots: Iterable[Any], players: int) -> set[int]:
         if b in out:
             raise InvalidOptions("bots", f"seat {b} is listed twice")
         out.add(b)
+    return out
+
+
+def _check_levels(levels: Mapping[Any, Any], bot_seats: set[int]) -> dict[int, str]:
+    """The robot level of each bot seat that names one; the débutant (None) is not stored."""
+    out: dict[int, str] = {}
+    for seat, level in levels.items():
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in bot_seats:
+            raise InvalidOptions("bot_levels", f"seat {seat!r} is not a bot seat")
+        if level not in LEVELS:
+            raise InvalidOptions(
+                "bot_levels", f"a robot level is one of {', '.join(LEVELS)}, not {level!r}"
+            )
+        if level != DEBUTANT:
+            out[seat] = level
     return out
