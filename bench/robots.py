@@ -45,6 +45,8 @@ class Spec:
     #: rounds of a match: deal ``k`` is played at round ``k mod rounds`` (1: the first deal)
     rounds: int = 1
     options: dict[str, Any] = field(default_factory=dict)
+    #: a deal still going after this many moves is left out (see ``MAX_MOVES``)
+    max_moves: int = 1_000
 
 
 SPECS: dict[str, Spec] = {
@@ -55,7 +57,7 @@ SPECS: dict[str, Spec] = {
     "tarot5": Spec("tarot", 5),
     "barbu": Spec("barbu", 4, rounds=5),
     "motton": Spec("motton", 4, rounds=20),
-    "yaniv": Spec("yaniv", 4, rounds=3),
+    "yaniv": Spec("yaniv", 4, rounds=3, max_moves=300),
 }
 TRICK_GAMES = ("belote", "contree", "tarot3", "tarot4", "tarot5", "barbu", "motton")
 
@@ -97,9 +99,9 @@ def _ends_deal(event: Event) -> bool:
     )
 
 
-#: a deal still going after this many moves is left out (yaniv's débutants can pass two jokers
-#: back and forth for ever, each seeing the other's and fearing an assaf)
-MAX_MOVES = 3_000
+#: a deal's moves are far fewer; but yaniv's débutants can pass two jokers back and forth for
+#: ever, each seeing the other's and fearing an assaf: such a deal is left out
+MAX_MOVES = 1_000
 
 
 def start(spec: Spec, k: int) -> tuple[Game, Any, list[Event]]:

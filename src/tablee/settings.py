@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     rate_limit_new_players: Annotated[str, AfterValidator(check_rate)] = "60/hour"
     #: new tables (``POST /api/tables``) from one client address
     rate_limit_new_tables: Annotated[str, AfterValidator(check_rate)] = "120/hour"
+    #: login attempts (``POST /api/accounts/login``) for one name, and from one client address;
+    #: past them a 429 says when to try again
+    rate_limit_login_name: Annotated[str, AfterValidator(check_rate)] = "10/hour"
+    rate_limit_login_address: Annotated[str, AfterValidator(check_rate)] = "30/hour"
+    #: days an account's session (a login) lasts; a new login opens a new one
+    session_days: float = Field(default=30.0, gt=0)
     #: larger request bodies are refused (413) before they are read
     max_body_bytes: int = Field(default=65536, ge=1024)
     #: waiting tables a player may have created and not yet seen started (0: no bound)

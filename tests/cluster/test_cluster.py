@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.cluster.kit import Client, Cluster, new_player, processes, rest
+from tests.cluster.kit import Client, Cluster, Player, new_player, processes, rest
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -290,6 +290,30 @@ async def test_a_ban_closes_the_players_sockets_on_every_process(cluster: Cluste
                 lambda f: f["type"] == "state" and f["info"]["seats"][1]["kind"] == "bot"
             )
             assert not ca.closed and st["info"]["seats"][1]["player_id"] is None
+    assert not a.errors() and not b.errors(), a.output() + b.output()
+
+
+async def test_logout_everywhere_closes_the_sessions_sockets_on_every_process(
+    cluster: Cluster,
+) -> None:
+    async with processes(cluster, "a", "b", ban_check_seconds=3600) as (a, b):
+        guest = await new_player(a, "Chloé")
+        claimed = await rest(a, "POST", "/api/accounts/claim", guest, json={"password": "p" * 10})
+        first = Player(guest.id, guest.name, claimed["token"])
+        login = {"name": "Chloé", "password": "p" * 10}
+        second = Player(
+            guest.id,
+            guest.name,
+            (await rest(b, "POST", "/api/accounts/login", json=login))["token"],
+        )
+        async with Client(b, second) as on_b:
+            await rest(a, "POST", "/api/accounts/logout-everywhere", first)
+            err = await on_b.until(lambda f: f["type"] == "error")
+            assert err["code"] == "unauthorized"
+            async with asyncio.timeout(30):
+                while not on_b.closed:
+                    await asyncio.sleep(0.02)
+            assert on_b.conn.close_code == 4401
     assert not a.errors() and not b.errors(), a.output() + b.output()
 
 

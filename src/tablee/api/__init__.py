@@ -23,7 +23,7 @@ from tablee.engine import InvalidOptions
 from tablee.settings import Settings
 from tablee.tables import Broker, Service, TableError
 
-from . import admin, games, ops, players, schemas, security, tables, ws
+from . import accounts, admin, games, ops, players, schemas, security, tables, ws
 from .limits import BodyLimit, RateLimit, RestLimits
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
         app.state.manager = service.manager
         app.state.queries = service.queries
         app.state.admin_queries = service.admin
+        app.state.accounts = service.accounts
         #: the store itself, for tests and tools only (the routes use the queries)
         app.state.store = service.store
         operations.attach(service.manager)
@@ -92,6 +93,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
 
     limited = schemas.errors(413, 429)
     app.include_router(players.router, responses=limited)
+    app.include_router(accounts.router, responses=limited)
     app.include_router(games.router, responses=limited)
     app.include_router(tables.router, responses=limited)
     app.include_router(ws.router, responses=limited)

@@ -83,6 +83,7 @@ class Ops:
         manager.move_hooks.append(self.on_move)
         # bans made on other processes close the sockets held here
         manager.ban_hooks.append(self.close_player)
+        manager.logout_hooks.append(self.log_out_player)
         manager.connected_players = self.connected_players
 
     # -- feeds -----------------------------------------------------------------------------------
@@ -137,6 +138,10 @@ class Ops:
     def close_player(self, player_id: int) -> int:
         """A banned player's sockets here: told why, then closed. How many were open."""
         return sum(conn.ban() for conn in self.sockets_of(player_id))
+
+    def log_out_player(self, player_id: int) -> int:
+        """The sockets here of a player who logged out everywhere: told why, then closed."""
+        return sum(conn.log_out() for conn in self.sockets_of(player_id))
 
     def metrics_text(self) -> bytes:
         return generate_latest(self.registry)

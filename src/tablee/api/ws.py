@@ -174,6 +174,14 @@ class Connection:
         self.close(CloseCode.BANNED, "banned")
         return True
 
+    def log_out(self) -> bool:
+        """The player logged out everywhere: tell them, then close. False if closing already."""
+        if self._closing:
+            return False
+        self.error(ErrorCode.UNAUTHORIZED, "logged out: this session was closed")
+        self.close(CloseCode.UNAUTHORIZED, "unauthorized: logged out")
+        return True
+
     def error(self, code: ErrorCode, message: str, mid: Any = None) -> None:
         if self.on_error is not None:
             self.on_error(code)

@@ -78,7 +78,7 @@ class YanivAdapter(Adapter):
     #: the débutant's rounds last a few dozen moves; but two hands of a joker each, both seen
     #: taken from the discard, pass the jokers back and forth for ever (neither calls into a
     #: sure assaf): such a play-out is cut short
-    max_steps = 600
+    max_steps = 150
 
     def unfinished(self, game: Game, state: Any, seat: int) -> float:
         """The hands as they lie: the others' mean value minus the seat's."""

@@ -87,9 +87,31 @@ class Player(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     banned: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: an account: the Argon2id hash of its password (None: a guest, known by its token only)
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 Index("uq_players_name_key", Player.name_key, unique=True)
+
+
+class Session(Base):
+    """An account's login: an opaque bearer token (its sha256 here), valid until it expires or is
+    revoked (logout deletes the row)."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: the address and browser that logged in (shown to the player and the admins)
+    ip: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    user_agent: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class Table(Base):

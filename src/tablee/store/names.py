@@ -19,6 +19,41 @@ def name_key(name: str) -> str:
     return " ".join(folded.split())
 
 
+#: names nobody may take at sign-up or claim (compared by key): they would pass for the house. An
+#: admin may still rename a player to one of them.
+RESERVED = frozenset(
+    name_key(n)
+    for n in (
+        "admin",
+        "administrateur",
+        "root",
+        "robot",
+        "bot",
+        "tablée",
+        "tablee",
+        "système",
+        "systeme",
+        "modérateur",
+        "moderateur",
+        "support",
+        "invité",
+        "anonyme",
+    )
+)
+
+
+def reserved(name: str) -> bool:
+    return name_key(name) in RESERVED
+
+
+class NameReserved(Exception):
+    """The name is one of the house's (``RESERVED``)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
 class NameTaken(Exception):
     """Another player has this name (or one with the same key)."""
 
@@ -27,4 +62,4 @@ class NameTaken(Exception):
         self.name = name
 
 
-__all__ = ["NameTaken", "name_key"]
+__all__ = ["RESERVED", "NameReserved", "NameTaken", "name_key", "reserved"]

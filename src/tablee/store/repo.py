@@ -34,7 +34,7 @@ from tablee.tables.records import (
 )
 
 from . import models as m
-from .names import NameTaken, name_key
+from .names import NameReserved, NameTaken, name_key, reserved
 from .writes import TableWrite, TableWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -104,7 +104,13 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
 
 
 def _player(row: m.Player) -> PlayerRecord:
-    return PlayerRecord(id=row.id, name=row.name, created_at=row.created_at, banned=row.banned)
+    return PlayerRecord(
+        id=row.id,
+        name=row.name,
+        created_at=row.created_at,
+        banned=row.banned,
+        claimed=row.password_hash is not None,
+    )
 
 
 class Store:
@@ -135,6 +141,8 @@ class Store:
     async def create_player(self, name: str) -> tuple[PlayerRecord, str]:
         """A new guest player and its bearer token (returned once, stored hashed). ``NameTaken``
         when another player's name has the same key (``store.names``)."""
+        if reserved(name):
+            raise NameReserved(name)
         token = secrets.token_urlsafe(32)
         key = name_key(name)
         try:
@@ -161,8 +169,16 @@ class Store:
         return (await s.scalar(q.limit(1))) is not None
 
     async def player_by_token(self, token: str) -> PlayerRecord | None:
+        """The guest whose token this is, or the account of an unexpired session's token."""
+        digest = hash_token(token)
         async with self._sessions() as s:
-            row = await s.scalar(select(m.Player).where(m.Player.token_hash == hash_token(token)))
+            row = await s.scalar(select(m.Player).where(m.Player.token_hash == digest))
+            if row is None:
+                row = await s.scalar(
+                    select(m.Player)
+                    .join(m.Session, m.Session.player_id == m.Player.id)
+                    .where(m.Session.token_hash == digest, m.Session.expires_at > m.now())
+                )
             return None if row is None else _player(row)
 
     async def player(self, player_id: int) -> PlayerRecord | None:

@@ -65,6 +65,8 @@ class Host(Protocol):
 
     def banned_elsewhere(self, player_ids: Iterable[int]) -> None: ...
 
+    def logged_out_elsewhere(self, player_id: int) -> None: ...
+
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> object: ...
 
 
@@ -125,6 +127,9 @@ class Coordination:
 
     async def share_ban(self, player_id: int) -> None:
         """An admin of this process banned the player: tell the other processes."""
+
+    async def share_logout(self, player_id: int) -> None:
+        """The player logged out everywhere through this process: tell the other processes."""
 
 
 class Alone(Coordination):

@@ -88,6 +88,9 @@ class TableManager:
         #: called with the id of a player banned by an admin of another process (the app closes
         #: that player's sockets here)
         self.ban_hooks: list[Callable[[int], object]] = []
+        #: called with the id of a player who logged out everywhere through another process (the
+        #: app closes that player's sockets here)
+        self.logout_hooks: list[Callable[[int], object]] = []
         #: the players with a socket open on this process (the app sets it)
         self.connected_players: Callable[[], Iterable[int]] = tuple
         self.coordination.bind(self)
@@ -235,6 +238,18 @@ class TableManager:
                     hook(player_id)
                 except Exception:
                     log.exception("a ban hook failed for player %s", player_id)
+
+    def logged_out_elsewhere(self, player_id: int) -> None:
+        for hook in self.logout_hooks:
+            try:
+                hook(player_id)
+            except Exception:
+                log.exception("a logout hook failed for player %s", player_id)
+
+    async def share_logout(self, player_id: int) -> None:
+        """The player logged out everywhere through this process (its sockets here are closed):
+        tell the other processes, as for a ban."""
+        await self.coordination.share_logout(player_id)
 
     async def share_ban(self, player_id: int) -> None:
         """An admin of this process banned the player (and closed their sockets here): tell the

@@ -16,7 +16,7 @@ from typing import Any
 from tablee.protocol import ErrorCode
 from tablee.store import Store
 from tablee.store.admin import AdminStore, AuditRecord, GameSeed, PlayerSummary
-from tablee.store.names import NameTaken
+from tablee.store.names import NameReserved, NameTaken
 
 from .errors import TableError
 from .records import LeaderboardRow, PlayerRecord, TableRecord
@@ -48,6 +48,12 @@ class Queries:
             return await self._store.create_player(name)
         except NameTaken as exc:
             raise name_taken(exc.name) from None
+        except NameReserved as exc:
+            raise TableError(
+                ErrorCode.NAME_TAKEN,
+                f"Le nom « {exc.name} » est réservé au serveur : choisissez-en un autre.",
+                ("body", "name"),
+            ) from None
 
     async def player_by_token(self, token: str) -> PlayerRecord | None:
         return await self._store.player_by_token(token)

@@ -26,6 +26,8 @@ class PlayerRecord:
     name: str
     created_at: datetime
     banned: bool = False
+    #: an account (a password set), not a guest
+    claimed: bool = False
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 from tablee.settings import Settings
 from tablee.store import Store
 
+from .accounts import Accounts
 from .broker import Broker
 from .manager import TableManager
 from .queries import AdminQueries, Queries
@@ -22,6 +23,7 @@ class Service:
         self.manager = _manager(settings, self.store, broker)
         self.queries = Queries(self.store)
         self.admin = AdminQueries(self.store)
+        self.accounts = Accounts(self.store, settings)
 
     async def migrate(self) -> None:
         """Applies the migrations when the settings ask for it (``TABLEE_MIGRATE``)."""
