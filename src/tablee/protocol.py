@@ -364,6 +364,9 @@ class TableInfo(Reply):
     rematch_votes: list[int] = Field(description="seats that voted for a rematch")
     wins: list[int] = Field(description="games won per seat at this table")
     created_at: str | None = Field(description="ISO-8601")
+    rated: bool = Field(
+        description="the game moves its players' ratings (a classée table, every seat a person's)"
+    )
 
 
 class State(Reply):

@@ -70,6 +70,8 @@ class Settings(BaseSettings):
     #: past them a 429 says when to try again
     rate_limit_login_name: Annotated[str, AfterValidator(check_rate)] = "10/hour"
     rate_limit_login_address: Annotated[str, AfterValidator(check_rate)] = "30/hour"
+    #: rated games a player needs to appear on a game's rated leaderboard
+    leaderboard_min_games: int = Field(default=5, ge=0)
     #: days an account's session (a login) lasts; a new login opens a new one
     session_days: float = Field(default=30.0, gt=0)
     #: larger request bodies are refused (413) before they are read

@@ -178,3 +178,77 @@ def test_accounts_on_postgres(database: Database) -> None:
         other = logged_in(srv, "hélène")
         assert other.id == account.id
         assert srv.post("/api/accounts/logout-everywhere", other).json()["sessions_closed"] == 2
+
+
+ADMIN = "accounts-admin-token-0123456789"
+AUTH = {"Authorization": f"Bearer {ADMIN}"}
+
+
+def test_admins_see_accounts_and_sessions_revoke_them_reset_and_rename_audited(
+    sqlite_db: Database,
+) -> None:
+    with Server(sqlite_db, admin_token=ADMIN) as srv:
+        adm = srv.client
+        first = claim(srv, srv.player("Ingrid"), email="ingrid@example.org")
+        second = logged_in(srv, "Ingrid")
+        srv.player("Guest")
+        # search: accounts or guests
+        accounts = adm.get("/api/admin/players", params={"claimed": True}, headers=AUTH).json()
+        assert [p["name"] for p in accounts["items"]] == ["Ingrid"]
+        assert accounts["items"][0]["claimed"] is True
+        guests = adm.get("/api/admin/players", params={"claimed": False}, headers=AUTH).json()
+        assert [p["name"] for p in guests["items"]] == ["Guest"]
+        # the account and its sessions
+        seen = adm.get(f"/api/admin/players/{first.id}/account", headers=AUTH).json()
+        assert seen["claimed"] is True and seen["email"] == "ingrid@example.org"
+        assert len(seen["sessions"]) == 2
+        newest = seen["sessions"][0]["id"]
+        # one session revoked: that token stops working, the other goes on
+        r = adm.post(
+            f"/api/admin/players/{first.id}/sessions/revoke",
+            json={"session_id": newest},
+            headers=AUTH,
+        )
+        assert r.status_code == 200 and r.json()["sessions_closed"] == 1
+        assert srv.client.get("/api/me", headers=srv.headers(second)).status_code == 401
+        assert srv.client.get("/api/me", headers=srv.headers(first)).status_code == 200
+        r = adm.post(
+            f"/api/admin/players/{first.id}/sessions/revoke",
+            json={"session_id": newest},
+            headers=AUTH,
+        )
+        assert r.status_code == 404
+        # every session revoked: the open socket closes too
+        with srv.ws(first) as ws:
+            r = adm.post(f"/api/admin/players/{first.id}/sessions/revoke", headers=AUTH)
+            assert r.json() == {"sessions_closed": 1, "sockets_closed": 1}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.until(lambda f: False)
+            assert closed.value.code == 4401
+        # a password reset: the old one no longer opens a session, the new one does
+        r = adm.post(
+            f"/api/admin/players/{first.id}/password",
+            json={"password": "reset by admin"},
+            headers=AUTH,
+        )
+        assert r.status_code == 200
+        assert login(srv, "Ingrid").status_code == 401
+        assert login(srv, "Ingrid", "reset by admin").status_code == 200
+        guest_id = guests["items"][0]["id"]
+        r = adm.post(
+            f"/api/admin/players/{guest_id}/password", json={"password": "x" * 10}, headers=AUTH
+        )
+        assert r.status_code == 409
+        # a rename: the account logs in under its new name
+        r = adm.post(f"/api/admin/players/{first.id}/rename", json={"name": "Inès"}, headers=AUTH)
+        assert r.status_code == 200
+        assert logged_in(srv, "inès", "reset by admin").id == first.id
+        log = adm.get("/api/admin/audit", headers=AUTH).json()["items"]
+        actions = [e["action"] for e in log]
+        assert actions[:4] == [
+            "player.rename",
+            "player.password_reset",
+            "player.sessions_revoke",
+            "player.sessions_revoke",
+        ]
+        assert all("reset by admin" not in str(e["details"]) for e in log)

@@ -159,17 +159,31 @@ class Pages:
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def new(self, width: int = 1280, height: int = 860, phone: bool = False) -> Page:
+    def new(
+        self,
+        width: int = 1280,
+        height: int = 860,
+        phone: bool = False,
+        trick_pause: int | None = 0,
+        motion: bool = False,
+    ) -> Page:
         """A page of a new browser context; ``phone``: a touch screen of device scale 3, as a
-        phone's browser reports it (coarse pointer, no hover, the viewport meta tag obeyed)."""
+        phone's browser reports it (coarse pointer, no hover, the viewport meta tag obeyed).
+        ``trick_pause``: how long a completed trick stays on the felt (ms); none by default, so
+        the robots' games go at their pace; ``None``: the page's own pause. ``motion``: cards
+        slide (else the browser asks for reduced motion, so that what a test measures is where
+        a card rests, not where it flies)."""
         ctx = self.browser.new_context(
             viewport={"width": width, "height": height},
             locale="fr-FR",
             is_mobile=phone,
             has_touch=phone,
             device_scale_factor=3 if phone else 1,
+            reduced_motion="no-preference" if motion else "reduce",
         )
         ctx.set_default_timeout(15_000)
+        if trick_pause is not None:
+            ctx.add_init_script(f"window.tableeTrickPause = {int(trick_pause)};")
         self.contexts.append(ctx)
         page = ctx.new_page()
         self.watch(page)

@@ -23,7 +23,19 @@ from tablee.engine import InvalidOptions
 from tablee.settings import Settings
 from tablee.tables import Broker, Service, TableError
 
-from . import accounts, admin, games, ops, players, schemas, security, tables, ws
+from . import (
+    accounts,
+    admin,
+    admin_accounts,
+    games,
+    ops,
+    players,
+    profiles,
+    schemas,
+    security,
+    tables,
+    ws,
+)
 from .limits import BodyLimit, RateLimit, RestLimits
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -45,6 +57,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
         app.state.queries = service.queries
         app.state.admin_queries = service.admin
         app.state.accounts = service.accounts
+        app.state.ratings = service.ratings
         #: the store itself, for tests and tools only (the routes use the queries)
         app.state.store = service.store
         operations.attach(service.manager)
@@ -96,8 +109,11 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     app.include_router(accounts.router, responses=limited)
     app.include_router(games.router, responses=limited)
     app.include_router(tables.router, responses=limited)
+    app.include_router(profiles.router, responses=limited)
+    app.include_router(profiles.page)
     app.include_router(ws.router, responses=limited)
     app.include_router(admin.router, responses=limited)
+    app.include_router(admin_accounts.router, responses=limited)
     app.include_router(ops.router)
 
     if (WEB / "index.html").is_file():

@@ -237,6 +237,7 @@ def _player_json(p: Any, ops: Ops, **more: Any) -> dict[str, Any]:
         "name": p.name,
         "created_at": p.created_at.isoformat(),
         "banned": p.banned,
+        "claimed": p.claimed,
         "sockets": len(ops.sockets_of(p.id)),
     }
     out.update(more)
@@ -249,11 +250,12 @@ async def list_players(
     ops: OpsDep,
     q: Annotated[str | None, Query(max_length=64, description="part of a name, or an id")] = None,
     banned: bool | None = None,
+    claimed: Annotated[bool | None, Query(description="accounts (true) or guests (false)")] = None,
     limit: Limit = 100,
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Players, newest first; ``q`` searches names (any case) and ids."""
-    rows, total = await repo.players(q, banned, limit, offset)
+    rows, total = await repo.players(q, banned, limit, offset, claimed)
     items = [_player_json(p, ops, seats=p.seats, played=p.played) for p in rows]
     return _page(items, total, limit, offset)
 

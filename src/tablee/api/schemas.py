@@ -77,6 +77,11 @@ class NewTableRequest(BaseModel):
     )
     bots: list[int] = Field(default_factory=list, description="seats played by bots")
     private: bool = Field(default=False, description="hidden from the lobby; joined by its id")
+    rated: bool | None = Field(
+        default=None,
+        description="classée (true) or amicale (false); null: classée when no seat is a bot's."
+        " Only games between people are rated",
+    )
 
 
 class JoinRequest(BaseModel):
@@ -125,6 +130,9 @@ class TableInfo(BaseModel):
     rematch_votes: list[int]
     wins: list[int] = Field(description="games won per seat at this table")
     created_at: datetime
+    rated: bool = Field(
+        description="the game moves its players' ratings (a classée table, every seat a person's)"
+    )
 
 
 class GameResult(BaseModel):

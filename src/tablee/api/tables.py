@@ -41,6 +41,7 @@ async def create_table(
         body.turn_seconds,
         body.bots,
         body.private,
+        rated=body.rated,
     )
     return manager.info(live)
 

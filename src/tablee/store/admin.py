@@ -53,6 +53,8 @@ class PlayerSummary:
     seats: int
     #: finished games played
     played: int
+    #: an account (a password set), not a guest
+    claimed: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ class AdminStore:
         banned: bool | None = None,
         limit: int = 100,
         offset: int = 0,
+        claimed: bool | None = None,
     ) -> tuple[list[PlayerSummary], int]:
         """Players whose name holds ``q`` (any case; a number also matches the id), newest first."""
         seats = (
@@ -171,6 +174,9 @@ class AdminStore:
             conds.append(cond)
         if banned is not None:
             conds.append(m.Player.banned.is_(banned))
+        if claimed is not None:
+            has = m.Player.password_hash.is_not(None)
+            conds.append(has if claimed else m.Player.password_hash.is_(None))
         query = select(m.Player, seats.label("seats"), played.label("played")).where(*conds)
         async with self.store.session() as s:
             total = await _count(s, select(m.Player.id).where(*conds))
@@ -178,7 +184,15 @@ class AdminStore:
                 await s.execute(query.order_by(m.Player.id.desc()).limit(limit).offset(offset))
             ).all()
             return [
-                PlayerSummary(p.id, p.name, p.created_at, p.banned, int(n or 0), int(g or 0))
+                PlayerSummary(
+                    p.id,
+                    p.name,
+                    p.created_at,
+                    p.banned,
+                    int(n or 0),
+                    int(g or 0),
+                    p.password_hash is not None,
+                )
                 for p, n, g in rows
             ], total
 

@@ -141,6 +141,8 @@ class Table(Base):
     wins: Mapped[list[Any]] = mapped_column(JSON)
     #: seats that asked for a rematch of the finished game
     rematch_votes: Mapped[list[Any]] = mapped_column(JSON)
+    #: "classée" (True) or "amicale": a rated table's games between people move their ratings
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
@@ -213,6 +215,9 @@ class Result(Base):
     #: for a game finished before they were kept, dealt with the table's other options and the
     #: default first dealer
     options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the game moved its players' ratings: a rated table, every seat a person's from the first
+    #: move to the last (no robot seat, no move made by a robot)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class ResultSeat(Base):
@@ -252,3 +257,45 @@ class AuditEntry(Base):
 
 
 Index("ix_audit_log_target", AuditEntry.target_type, AuditEntry.target_id)
+
+
+class Rating(Base):
+    """A player's rating at one game (Weng-Lin: ``tablee.ratings``) and the rated games it
+    counts."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    played: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+Index("ix_ratings_game", Rating.game)
+
+
+class RatingChange(Base):
+    """What one rated game did to one player's rating (the history; ``tablee ratings recompute``
+    rebuilds ``ratings`` and these rows from the results)."""
+
+    __tablename__ = "rating_changes"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+Index("ix_rating_changes_player", RatingChange.player_id, RatingChange.game, RatingChange.at)

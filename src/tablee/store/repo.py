@@ -97,6 +97,7 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
         outcome=r.outcome,
         wins=list(r.wins),
         rematch_votes=list(r.rematch_votes),
+        rated=r.rated,
         created_at=r.created_at,
         seats=seats,
         creator_name=creator_name,
@@ -224,6 +225,7 @@ class Store:
                 outcome=None,
                 wins=[0] * spec.players,
                 rematch_votes=[],
+                rated=spec.rated,
                 created_at=m.now(),
                 updated_at=m.now(),
             )

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from tablee.tables.records import PLAYER, LoggedAction, TableRecord
 
 from . import models as m
+from . import ratings
 
 #: most table writes committed together
 BATCH = 256
@@ -241,6 +242,7 @@ class TableWriter:
                 "seed": t.seed,
                 "deck": t.deck,
                 "options": t.options,
+                "rated": (rated := await ratings.counts(conn, t)),
             },
         )
         scores = t.outcome.get("scores") or []
@@ -260,4 +262,7 @@ class TableWriter:
                 }
             )
         await conn.execute(insert(RESULT_SEATS), rows)
+        if rated:
+            people = [s.player_id for s in t.seats if s.player_id is not None]
+            await ratings.rate_game(conn, t.id, t.game_no, t.game, t.outcome, people, at)
 

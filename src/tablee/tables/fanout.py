@@ -19,7 +19,7 @@ from tablee.games import get_game
 from tablee.protocol import dumps
 
 from .live import LiveTable, Subscriber
-from .records import EMPTY, FINISHED, PLAYER, PLAYING, TableRecord
+from .records import BOT, EMPTY, FINISHED, PLAYER, PLAYING, TableRecord
 
 #: a placeholder for ``info`` in a state message whose info is joined to it as text
 _NO_INFO: dict[str, Any] = {}
@@ -154,6 +154,8 @@ class FanOut:
             "rematch_votes": list(rec.rematch_votes),
             "wins": list(rec.wins),
             "created_at": _iso(rec.created_at),
+            # a robot seat (from the start, or a seat handed over mid-game) makes the game amicale
+            "rated": rec.rated and not any(s.kind == BOT for s in rec.seats),
         }
 
 

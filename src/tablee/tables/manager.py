@@ -270,9 +270,11 @@ class TableManager:
         *,
         seed: int | None = None,
         deck: list[str] | None = None,
+        rated: bool | None = None,
     ) -> LiveTable:
         """A new table with the creator in the first seat that is not a bot; it starts at once
-        when that fills it. ``seed`` and ``deck`` are for tests and replays only.
+        when that fills it. ``seed`` and ``deck`` are for tests and replays only. ``rated``:
+        "classée" or "amicale"; by default rated when no seat is a robot's.
 
         Raises ``InvalidOptions`` naming the field at fault."""
         try:
@@ -289,6 +291,7 @@ class TableManager:
         except ValueError as exc:
             raise InvalidOptions("deck" if deck is not None else "options", str(exc)) from None
         opts = g.normalize_options(options)
+        bots = list(bots)
         seats = first_seats(players, bots, creator)
         check_turn_seconds(turn_seconds)
         rec = await self.store.create_table(
@@ -302,6 +305,7 @@ class TableManager:
                 seed=seed,
                 seats=seats,
                 deck=deck,
+                rated=not bots if rated is None else rated,
             )
         )
         live = LiveTable(rec, g, None, 0)

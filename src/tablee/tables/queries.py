@@ -111,9 +111,14 @@ class AdminQueries:
         return await self._admin.game_seeds(table_id)
 
     async def players(
-        self, q: str | None, banned: bool | None, limit: int, offset: int
+        self,
+        q: str | None,
+        banned: bool | None,
+        limit: int,
+        offset: int,
+        claimed: bool | None = None,
     ) -> tuple[list[PlayerSummary], int]:
-        return await self._admin.players(q, banned, limit, offset)
+        return await self._admin.players(q, banned, limit, offset, claimed)
 
     async def rename_player(self, player_id: int, name: str) -> bool:
         """As at sign-up, a name another player has is refused (409 ``name_taken``)."""

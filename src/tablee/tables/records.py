@@ -63,6 +63,8 @@ class TableRecord:
     created_at: datetime
     seats: list[SeatRecord] = field(default_factory=list)
     creator_name: str | None = None
+    #: "classée" (True) or "amicale": whether its games between people move their ratings
+    rated: bool = True
 
     def seat_of(self, player_id: int) -> int | None:
         for s in self.seats:
@@ -94,6 +96,7 @@ class NewTable:
     seats: list[SeatRecord]
     status: str = WAITING
     deck: list[str] | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True)

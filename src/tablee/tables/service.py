@@ -13,6 +13,7 @@ from .accounts import Accounts
 from .broker import Broker
 from .manager import TableManager
 from .queries import AdminQueries, Queries
+from .ratings import Ratings
 
 
 class Service:
@@ -24,6 +25,7 @@ class Service:
         self.queries = Queries(self.store)
         self.admin = AdminQueries(self.store)
         self.accounts = Accounts(self.store, settings)
+        self.ratings = Ratings(self.store)
 
     async def migrate(self) -> None:
         """Applies the migrations when the settings ask for it (``TABLEE_MIGRATE``)."""

@@ -10,7 +10,7 @@ import { TableView } from "./table/view.js";
 
 export function showTable(root, rawId, { socket, player }) {
   const tableId = /^\d+$/.test(rawId) ? Number(rawId) : rawId;
-  const state = newTableState({ oneClick: localStorage.getItem(ONE_CLICK) === "1" });
+  const state = newTableState({ oneClick: localStorage.getItem(ONE_CLICK) !== "0" });
   let view = null;
   const controller = new TableController(tableId, {
     socket,
@@ -20,6 +20,7 @@ export function showTable(root, rawId, { socket, player }) {
     markBusy: (on) => view.markBusy(on),
     invalidate: () => view.invalidatePanel(),
     gone: () => view.showMissing(),
+    gather: (held) => view.gatherTrick(held),
   });
   view = new TableView(root, {
     tableId,
@@ -31,6 +32,7 @@ export function showTable(root, rawId, { socket, player }) {
       leaveSeat: () => controller.leaveSeat(),
       startGame: (fill) => controller.startGame(fill),
       rematch: () => controller.rematch(),
+      gather: () => controller.gather(),
     },
   });
   loadGames().catch(() => {});

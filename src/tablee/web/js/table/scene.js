@@ -73,6 +73,7 @@ export function sceneOf(S, { player, send = () => {}, rerender = () => {} } = {}
     send,
     busy: S.busy,
     showLast: S.showLast,
+    held: S.held ?? null,
     ui: S.ui,
     rerender,
     seatAngle: (seat) => seatAngle((seat - me + n) % n, n),
