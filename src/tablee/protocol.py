@@ -344,6 +344,14 @@ class SeatInfo(Reply):
     connected: bool = Field(description="the seat's player has a live connection to the table")
 
 
+class Watchers(Reply):
+    """Who watches a table without a seat (the connections of the server process that holds
+    the table)."""
+
+    count: int
+    names: list[str] = Field(description="the spectators' names, one per person")
+
+
 class TableInfo(Reply):
     """A table's public description (also the REST lobby's)."""
 
@@ -367,6 +375,7 @@ class TableInfo(Reply):
     rated: bool = Field(
         description="the game moves its players' ratings (a classée table, every seat a person's)"
     )
+    watchers: Watchers
 
 
 class State(Reply):

@@ -112,6 +112,11 @@ class Creator(BaseModel):
     name: str | None
 
 
+class Watchers(BaseModel):
+    count: int
+    names: list[str]
+
+
 class TableInfo(BaseModel):
     id: int
     game: str
@@ -133,6 +138,7 @@ class TableInfo(BaseModel):
     rated: bool = Field(
         description="the game moves its players' ratings (a classée table, every seat a person's)"
     )
+    watchers: Watchers = Field(description="who watches without a seat: count and names")
 
 
 class GameResult(BaseModel):
