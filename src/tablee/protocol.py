@@ -342,6 +342,9 @@ class SeatInfo(Reply):
     player_id: int | None
     name: str | None
     connected: bool = Field(description="the seat's player has a live connection to the table")
+    level: str | None = Field(
+        default=None, description="a bot seat's robot level: debutant or confirme"
+    )
 
 
 class Watchers(Reply):

@@ -159,6 +159,8 @@ class Seat(Base):
     player_id: Mapped[int | None] = mapped_column(
         ForeignKey("players.id"), nullable=True, index=True
     )
+    #: a bot seat's robot level (``tablee.bots.levels``); null: the débutant
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class ActionRow(Base):

@@ -225,7 +225,11 @@ class Store:
             for seat in spec.seats:
                 s.add(
                     m.Seat(
-                        table_id=row.id, seat=seat.seat, kind=seat.kind, player_id=seat.player_id
+                        table_id=row.id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        player_id=seat.player_id,
+                        level=seat.level,
                     )
                 )
             table_id = row.id
@@ -310,7 +314,9 @@ class Store:
         ).all()
         seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
         for seat, name in seat_rows:
-            seats[seat.table_id].append(SeatRecord(seat.seat, seat.kind, seat.player_id, name))
+            seats[seat.table_id].append(
+                SeatRecord(seat.seat, seat.kind, seat.player_id, name, seat.level)
+            )
         creators = {r.creator_id for r in rows if r.creator_id is not None}
         names: dict[int, str] = {}
         if creators:
@@ -357,7 +363,9 @@ class Store:
                 range(known.version + 1, row.version + 1)
             )
             if only_moves:
-                seats = [SeatRecord(x.seat, x.kind, x.player_id, x.name) for x in known.seats]
+                seats = [
+                    SeatRecord(x.seat, x.kind, x.player_id, x.name, x.level) for x in known.seats
+                ]
                 return _record(row, seats, known.creator_name), rows
             return (await self._records(s, [row]))[0], rows
 

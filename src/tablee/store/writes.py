@@ -53,7 +53,7 @@ _UPDATE_TABLE = (
 _UPDATE_SEAT = (
     update(SEATS)
     .where(SEATS.c.table_id == bindparam("b_table"), SEATS.c.seat == bindparam("b_seat"))
-    .values(kind=bindparam("kind"), player_id=bindparam("player_id"))
+    .values(kind=bindparam("kind"), player_id=bindparam("player_id"), level=bindparam("level"))
 )
 
 
@@ -188,6 +188,7 @@ class TableWriter:
                                 "b_seat": s.seat,
                                 "kind": s.kind,
                                 "player_id": s.player_id,
+                                "level": s.level,
                             }
                             for s in t.seats
                         ],

@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from datetime import datetime
 from typing import Any
 
+from tablee.bots.levels import DEBUTANT
 from tablee.engine import Event, visible_events
 from tablee.games import get_game
 from tablee.protocol import dumps
@@ -147,6 +148,7 @@ class FanOut:
                     "name": s.name if s.kind == PLAYER else None,
                     "connected": s.kind == PLAYER
                     and (present.get(s.player_id or 0, 0) > 0 or s.player_id in remote),
+                    "level": (s.level or DEBUTANT) if s.kind == BOT else None,
                 }
                 for s in rec.seats
             ],

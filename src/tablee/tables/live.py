@@ -14,7 +14,7 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from tablee.engine import Action, Game
+from tablee.engine import Action, Event, Game
 
 from .records import PLAYING, TableRecord
 
@@ -45,6 +45,9 @@ class LiveTable:
         self.presence: Counter[int] = Counter()
         self.timer: asyncio.TimerHandle | None = None
         self.bot_task: asyncio.Task[None] | None = None
+        #: the current game's events, as its moves told them (rebuilt from the log when the table
+        #: is loaded): a confirmé robot reads the current deal's, as its seat saw them
+        self.history: list[Event] = []
         #: the state the answers below belong to
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None
@@ -87,7 +90,10 @@ class LiveTable:
         to_act: tuple[int, ...] | None = None,
         legal: dict[int, list[Action]] | None = None,
     ) -> None:
-        """The table at a new version, with what is already known of its state."""
+        """The table at a new version, with what is already known of its state. Another game
+        (or none) starts its ``history`` afresh."""
+        if state is None or self.state is None or rec.game_no != self.rec.game_no:
+            self.history = []
         self.rec, self.seq = rec, seq
         if state is not self.state:
             self.state = state

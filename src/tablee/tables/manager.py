@@ -21,7 +21,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any
 
 from tablee import bots
@@ -39,6 +39,7 @@ from .fanout import FanOut
 from .live import LiveTable, Subscriber, utcnow
 from .pipeline import MoveHook, Pipeline
 from .records import EMPTY, FINISHED, WAITING, NewTable, PlayerRecord, TableRecord
+from .robots import Robots
 from .scheduler import BotPolicy, Scheduler
 from .seats import (
     MAX_TURN_SECONDS,
@@ -73,6 +74,7 @@ class TableManager:
         bot_delay: float = 0.5,
         bot_policy: BotPolicy = bots.play,
         coordination: Coordination | None = None,
+        robots: Robots | None = None,
     ) -> None:
         if coordination is not None and broker is not None:
             raise ValueError("a coordination brings its own broker")
@@ -82,7 +84,9 @@ class TableManager:
         self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.fanout = FanOut(self.cached, self.coordination.remote_players)
-        self.scheduler = Scheduler(self.coordination, self.spawn, bot_delay, bot_policy)
+        #: where confirmé robots think (None: they play as débutants)
+        self.robots = robots
+        self.scheduler = Scheduler(self.coordination, self.spawn, bot_delay, bot_policy, robots)
         self.pipeline = Pipeline(store, self.coordination, self.fanout, self.scheduler, self.forget)
         self.scheduler.commit_held = self.pipeline.commit_held
         #: called with the id of a player banned by an admin of another process (the app closes
@@ -127,6 +131,8 @@ class TableManager:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        if self.robots is not None:
+            self.robots.close()
         await self.coordination.close()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
@@ -189,8 +195,9 @@ class TableManager:
             live = LiveTable(rec, game, None, 0)
         else:
             rows = await self.store.actions(rec.id, rec.game_no, upto=rec.version)
-            state, seq, _ = replay(rec, game, None, 0, rows)
+            state, seq, history = replay(rec, game, None, 0, rows)
             live = LiveTable(rec, game, state, seq)
+            live.history = history
         await self.coordination.loaded(live)
         return live
 
@@ -271,6 +278,7 @@ class TableManager:
         seed: int | None = None,
         deck: list[str] | None = None,
         rated: bool | None = None,
+        bot_levels: Mapping[int, str] | None = None,
     ) -> LiveTable:
         """A new table with the creator in the first seat that is not a bot; it starts at once
         when that fills it. ``seed`` and ``deck`` are for tests and replays only. ``rated``:
@@ -292,7 +300,7 @@ class TableManager:
             raise InvalidOptions("deck" if deck is not None else "options", str(exc)) from None
         opts = g.normalize_options(options)
         bots = list(bots)
-        seats = first_seats(players, bots, creator)
+        seats = first_seats(players, bots, creator, bot_levels)
         check_turn_seconds(turn_seconds)
         rec = await self.store.create_table(
             NewTable(

@@ -119,6 +119,7 @@ class Pipeline:
                 continue
             live.advance(change.rec, change.state, change.seq, change.to_act, change.legal)
             if change.move is not None:
+                live.history += change.events
                 self._moved(live, change, time.perf_counter() - started)
             if on_accepted is not None:
                 on_accepted()
@@ -169,11 +170,14 @@ class Pipeline:
         if rec is None or rec.version == live.rec.version:
             return []
         events: list[Event] = []
+        history: list[Event] = []
         if rec.status == WAITING:
             state, seq = None, 0
         elif rec.game_no == live.rec.game_no and same_game:
             state, seq, events = replay(rec, live.game, live.state, live.seq, rows)
+            history = events
         else:
-            state, seq, _ = replay(rec, live.game, None, 0, rows)
+            state, seq, history = replay(rec, live.game, None, 0, rows)
         live.advance(rec, state, seq)
+        live.history += history
         return events

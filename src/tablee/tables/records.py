@@ -37,6 +37,8 @@ class SeatRecord:
     player_id: int | None = None
     #: the player's name (filled by the store on reads; ignored on writes)
     name: str | None = None
+    #: a bot seat's robot level (``tablee.bots.levels``); None: the débutant
+    level: str | None = None
 
 
 @dataclass
