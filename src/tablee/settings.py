@@ -40,6 +40,13 @@ class Settings(BaseSettings):
     ws_close_grace_seconds: float = Field(default=5.0, gt=0)
     #: How long a bot seat "thinks" before its move is applied.
     bot_delay_seconds: float = Field(default=0.5, ge=0)
+    #: Worker processes where "confirmé" robots think, shared by the tables (0: they play as
+    #: débutants).
+    robot_workers: int = Field(default=1, ge=0)
+    #: A confirmé robot's time per decision (CPU of a worker).
+    robot_seconds: float = Field(default=0.3, gt=0)
+    #: At most this many worlds (deals of the hidden cards) per decision.
+    robot_worlds: int = Field(default=256, ge=1)
     #: Redis pub/sub between several app processes (None: one process, in-process broker).
     redis_url: str | None = None
     #: Prefix of this deployment's Redis channel names (several deployments on one Redis).

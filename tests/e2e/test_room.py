@@ -280,3 +280,20 @@ def test_the_belote_match_lengths_and_a_refusal_said_in_french(
     page.click("#create")
     assert wait_turn(page) == "mine"
     expect(page.locator("#scores h3")).to_contain_text("501")
+
+
+def test_the_table_shows_who_watches(server: LiveServer, pages: Pages) -> None:
+    page = pages.new(width=1366, height=768)
+    enter(page, server.url, "Gaston")
+    table = create_table(page, "barbu")
+    assert wait_turn(page) == "mine"
+    expect(page.locator("#watchers")).to_have_count(0)
+    watcher = pages.new()
+    enter(watcher, server.url, "Hortense")
+    watcher.goto(f"{server.url}#/table/{table}")
+    expect(watcher.locator(".badge.spect")).to_be_visible()
+    expect(page.locator("#watchers")).to_have_text("1 spectateur : Hortense")
+    expect(watcher.locator("#watchers")).to_have_text("1 spectateur : Hortense")
+    screenshot(page, "room-watchers")
+    watcher.close()
+    expect(page.locator("#watchers")).to_have_count(0)

@@ -88,7 +88,8 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     @app.exception_handler(InvalidOptions)
     async def _invalid(request: Request, exc: InvalidOptions) -> JSONResponse:
         loc = ["body", exc.field]
-        if exc.field not in {"game", "players", "bots", "turn_seconds", "private", "options"}:
+        top = {"game", "players", "bots", "bot_levels", "turn_seconds", "private", "options"}
+        if exc.field not in top:
             loc = ["body", "options", exc.field]
         return JSONResponse(
             {"detail": [{"loc": loc, "msg": exc.reason, "type": "invalid_option"}]},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -76,6 +76,12 @@ class NewTableRequest(BaseModel):
         default=None, description="seconds per decision; null: no timer", examples=[30]
     )
     bots: list[int] = Field(default_factory=list, description="seats played by bots")
+    bot_levels: dict[int, Literal["debutant", "confirme"]] = Field(
+        default_factory=dict,
+        description="robot level per bot seat (seat number: level); a bot seat not named plays"
+        " as a debutant",
+        examples=[{"1": "confirme"}],
+    )
     private: bool = Field(default=False, description="hidden from the lobby; joined by its id")
     rated: bool | None = Field(
         default=None,
@@ -105,11 +111,19 @@ class SeatInfo(BaseModel):
     player_id: int | None
     name: str | None
     connected: bool = Field(description="the seat's player has a live connection to the table")
+    level: str | None = Field(
+        default=None, description="a bot seat's robot level: debutant or confirme"
+    )
 
 
 class Creator(BaseModel):
     id: int
     name: str | None
+
+
+class Watchers(BaseModel):
+    count: int
+    names: list[str]
 
 
 class TableInfo(BaseModel):
@@ -133,6 +147,7 @@ class TableInfo(BaseModel):
     rated: bool = Field(
         description="the game moves its players' ratings (a classée table, every seat a person's)"
     )
+    watchers: Watchers = Field(description="who watches without a seat: count and names")
 
 
 class GameResult(BaseModel):

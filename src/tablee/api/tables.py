@@ -42,6 +42,7 @@ async def create_table(
         body.bots,
         body.private,
         rated=body.rated,
+        bot_levels=body.bot_levels,
     )
     return manager.info(live)
 

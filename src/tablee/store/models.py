@@ -159,6 +159,8 @@ class Seat(Base):
     player_id: Mapped[int | None] = mapped_column(
         ForeignKey("players.id"), nullable=True, index=True
     )
+    #: a bot seat's robot level (``tablee.bots.levels``); null: the débutant
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class ActionRow(Base):
@@ -177,6 +179,8 @@ class ActionRow(Base):
     #: player | timer | bot
     source: Mapped[str] = mapped_column(String(8))
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
+    #: a player's move: its idempotency key (the player and the ``act``'s id, hashed)
+    request: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class DealScore(Base):

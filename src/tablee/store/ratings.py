@@ -11,26 +11,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Integer, cast, delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from tablee.ratings import Skill, rate
 from tablee.tables.records import PLAYER, PlayerRecord, TableRecord
 
 from . import models as m
 from .names import name_key
+from .rows import player_record as _player
 
 
-def _player(row: m.Player) -> PlayerRecord:
-    return PlayerRecord(
-        id=row.id,
-        name=row.name,
-        created_at=row.created_at,
-        banned=row.banned,
-        claimed=row.password_hash is not None,
-    )
+class Engine(Protocol):
+    """What the ratings' reads need of the store (``repo.Store``, which is not imported here:
+    the store's writer imports this module)."""
+
+    @property
+    def engine(self) -> AsyncEngine: ...
+
+    def session(self) -> AsyncSession: ...
 
 
 RATINGS = m.cast_table(m.Rating)
@@ -187,8 +188,7 @@ async def stored(conn: AsyncConnection) -> tuple[list[tuple[Any, ...]], list[tup
 class RatingStore:
     """The ratings' reads and the recomputation, over the store's engine."""
 
-    def __init__(self, store: Any) -> None:
-        # the store (``repo.Store``; not imported: its writer imports this module)
+    def __init__(self, store: Engine) -> None:
         self.store = store
 
     async def recompute(self) -> int:

@@ -53,7 +53,7 @@ _UPDATE_TABLE = (
 _UPDATE_SEAT = (
     update(SEATS)
     .where(SEATS.c.table_id == bindparam("b_table"), SEATS.c.seat == bindparam("b_seat"))
-    .values(kind=bindparam("kind"), player_id=bindparam("player_id"))
+    .values(kind=bindparam("kind"), player_id=bindparam("player_id"), level=bindparam("level"))
 )
 
 
@@ -97,6 +97,7 @@ def _action_row(w: TableWrite) -> dict[str, Any]:
         "version": t.version,
         "source": a.source,
         "at": a.at or m.now(),
+        "request": a.request,
     }
 
 
@@ -188,6 +189,7 @@ class TableWriter:
                                 "b_seat": s.seat,
                                 "kind": s.kind,
                                 "player_id": s.player_id,
+                                "level": s.level,
                             }
                             for s in t.seats
                         ],

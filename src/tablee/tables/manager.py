@@ -21,7 +21,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any
 
 from tablee import bots
@@ -34,11 +34,12 @@ from tablee.store import Store
 from .broker import Broker
 from .changes import Change, Edit, begin, closed_reason, edit, player_move, replay
 from .coordination import Alone, Coordination
-from .errors import TableError
+from .errors import Repeated, TableError
 from .fanout import FanOut
-from .live import LiveTable, Subscriber, utcnow
+from .live import LiveTable, Subscriber, request_key, utcnow
 from .pipeline import MoveHook, Pipeline
 from .records import EMPTY, FINISHED, WAITING, NewTable, PlayerRecord, TableRecord
+from .robots import Robots
 from .scheduler import BotPolicy, Scheduler
 from .seats import (
     MAX_TURN_SECONDS,
@@ -73,6 +74,7 @@ class TableManager:
         bot_delay: float = 0.5,
         bot_policy: BotPolicy = bots.play,
         coordination: Coordination | None = None,
+        robots: Robots | None = None,
     ) -> None:
         if coordination is not None and broker is not None:
             raise ValueError("a coordination brings its own broker")
@@ -82,7 +84,9 @@ class TableManager:
         self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.fanout = FanOut(self.cached, self.coordination.remote_players)
-        self.scheduler = Scheduler(self.coordination, self.spawn, bot_delay, bot_policy)
+        #: where confirmé robots think (None: they play as débutants)
+        self.robots = robots
+        self.scheduler = Scheduler(self.coordination, self.spawn, bot_delay, bot_policy, robots)
         self.pipeline = Pipeline(store, self.coordination, self.fanout, self.scheduler, self.forget)
         self.scheduler.commit_held = self.pipeline.commit_held
         #: called with the id of a player banned by an admin of another process (the app closes
@@ -127,6 +131,8 @@ class TableManager:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        if self.robots is not None:
+            self.robots.close()
         await self.coordination.close()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
@@ -189,8 +195,10 @@ class TableManager:
             live = LiveTable(rec, game, None, 0)
         else:
             rows = await self.store.actions(rec.id, rec.game_no, upto=rec.version)
-            state, seq, _ = replay(rec, game, None, 0, rows)
+            state, seq, history = replay(rec, game, None, 0, rows)
             live = LiveTable(rec, game, state, seq)
+            live.remember_rows(rows)
+            live.history = history
         await self.coordination.loaded(live)
         return live
 
@@ -271,6 +279,7 @@ class TableManager:
         seed: int | None = None,
         deck: list[str] | None = None,
         rated: bool | None = None,
+        bot_levels: Mapping[int, str] | None = None,
     ) -> LiveTable:
         """A new table with the creator in the first seat that is not a bot; it starts at once
         when that fills it. ``seed`` and ``deck`` are for tests and replays only. ``rated``:
@@ -292,7 +301,7 @@ class TableManager:
             raise InvalidOptions("deck" if deck is not None else "options", str(exc)) from None
         opts = g.normalize_options(options)
         bots = list(bots)
-        seats = first_seats(players, bots, creator)
+        seats = first_seats(players, bots, creator, bot_levels)
         check_turn_seconds(turn_seconds)
         rec = await self.store.create_table(
             NewTable(
@@ -344,15 +353,37 @@ class TableManager:
         table_id: int,
         action: Any,
         on_accepted: Callable[[], None] | None = None,
-    ) -> Change:
+        *,
+        request_id: Any = None,
+        version: int | None = None,
+    ) -> Change | None:
         """A player's move. Raises ``TableError`` (with the protocol's code) when refused; calls
-        ``on_accepted`` after the commit and before any state is sent."""
+        ``on_accepted`` after the commit and before any state is sent.
+
+        ``request_id`` (the ``act``'s id) is the move's idempotency key for this player and table:
+        sent again, the move gets its first answer again (``on_accepted``, returning None; or the
+        same refusal) and is not applied twice. ``version``: the version the move was decided on
+        (another one is refused as ``stale_version``)."""
         started = time.perf_counter()
         live = await self.get(table_id)
+        key = request_key(player.id, request_id, action, version)
+        decision = player_move(player.id, action, key, version)
         with log_context(live.id, live.rec.seat_of(player.id)):
-            return await self.pipeline.commit(
-                live, player_move(player.id, action), on_accepted=on_accepted, started=started
-            )
+            try:
+                return await self.pipeline.commit(
+                    live, decision, on_accepted=on_accepted, started=started
+                )
+            except Repeated as again:
+                if isinstance(again.answer, tuple):
+                    code, message = again.answer
+                    raise TableError(code, message) from None
+                if on_accepted is not None:
+                    on_accepted()
+                return None
+            except TableError as exc:
+                if exc.code != ErrorCode.CONFLICT:  # busy: a retry may be played
+                    live.remember(key, (exc.code, exc.message))
+                raise
 
     # -- subscribers -----------------------------------------------------------------------------
 

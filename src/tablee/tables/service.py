@@ -14,6 +14,7 @@ from .broker import Broker
 from .manager import TableManager
 from .queries import AdminQueries, Queries
 from .ratings import Ratings
+from .robots import Robots
 
 
 class Service:
@@ -44,9 +45,15 @@ class Service:
 
 def _manager(settings: Settings, store: Store, broker: Broker | None) -> TableManager:
     """One process, or one of several on one database when Redis links them."""
+    robots = Robots(settings.robot_workers, settings.robot_seconds, settings.robot_worlds)
     if settings.redis_url:
         from .cluster import Cluster
 
         coordination = Cluster(store, settings, broker)
-        return TableManager(store, bot_delay=settings.bot_delay_seconds, coordination=coordination)
-    return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)
+        return TableManager(
+            store,
+            bot_delay=settings.bot_delay_seconds,
+            coordination=coordination,
+            robots=robots,
+        )
+    return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds, robots=robots)

@@ -239,6 +239,8 @@ function createForm(games, player) {
   let game = games.find((g) => g.name === "contrecarte") || games[0];
   let players = game.min_players;
   const bots = new Set();
+  // robot level per robot seat; a seat not named plays as a débutant
+  const levels = new Map();
   const form = h("form.create-form", { onsubmit: (ev) => ev.preventDefault() });
   const error = h("p.error", { role: "alert" });
   let controls = [];
@@ -302,11 +304,20 @@ function createForm(games, player) {
         onclick: () => { if (isBot) bots.delete(s); else bots.add(s); drawSeats(); },
       }, h("span.sn", `Place ${s + 1}`), h("span", isBot ? [botIcon(), " Robot"] : "Joueur")));
     }
+    const levelChoices = [...bots].sort((a, b) => a - b).map((s) =>
+      h("label.field.robot-level", h("span", `Robot place ${s + 1}`),
+        h("select", {
+          name: `level-${s}`,
+          dataset: { seat: s },
+          onchange: (ev) => levels.set(s, ev.target.value),
+        }, [["debutant", "débutant"], ["confirme", "confirmé"]].map(([value, label]) =>
+          h("option", { value, selected: (levels.get(s) || "debutant") === value }, label)))));
     seatsBox.replaceChildren(
       h("div.label-row", h("span.label", "Places"),
         h("button.btn.ghost.small", { type: "button", onclick: () => { for (let s = 1; s < players; s++) bots.add(s); drawSeats(); } }, "tout en robots"),
         h("button.btn.ghost.small", { type: "button", onclick: () => { bots.clear(); drawSeats(); } }, "aucun robot")),
       h("div.seat-grid", items),
+      ...(levelChoices.length ? [h("div.robot-levels", levelChoices)] : []),
     );
   }
 
@@ -340,6 +351,7 @@ function createForm(games, player) {
         options,
         turn_seconds: timer.value ? Number(timer.value) : null,
         bots: [...bots].sort((a, b) => a - b),
+        bot_levels: Object.fromEntries([...bots].filter((s) => levels.get(s) === "confirme").map((s) => [s, "confirme"])),
         private: privateBox.checked,
         rated: ratedBox.checked && bots.size === 0,
       };
