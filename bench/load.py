@@ -17,6 +17,11 @@ connect to them in turn, seat by seat, as a proxy without affinity would spread 
 table's players sit on different processes. ``--processes 1 --redis-url ...`` runs one process in
 the same mode, for comparison.
 
+Robot-heavy runs (``--robot-tables K``): K more tables, every seat a robot (``--robot-level
+confirme`` by default, in the server's robot worker processes, ``--robot-workers``), play a long
+contrée match beside the measured tables; the row adds the robots' moves/s. Compare the measured
+tables' latency with ``--robot-tables 0`` in the same session.
+
 Clients and server share the machine: on a small one the clients' own CPU is part of the figures.
 """
 
@@ -415,6 +420,37 @@ async def setup_tablee(base: str, tables: int, players: int, game: str) -> list[
     return seats
 
 
+async def robot_tables(base: str, count: int, game: str, level: str) -> list[int]:
+    """``count`` tables whose every seat is a robot of ``level`` (a creator who does not sit),
+    playing a long match for the whole run: the robots' load beside the measured tables."""
+    async with httpx.AsyncClient(base_url=base, timeout=120) as c:
+        r = await c.post("/api/players", json={"name": "robots"})
+        r.raise_for_status()
+        auth = {"Authorization": f"Bearer {r.json()['token']}"}
+        options = {"target": 100_000} if game in ("contree", "belote") else {}
+        out = []
+        for _ in range(count):
+            body = {
+                "game": game,
+                "players": 4,
+                "options": options,
+                "bots": [0, 1, 2, 3],
+                "bot_levels": {str(s): level for s in range(4)},
+            }
+            r = await c.post("/api/tables", json=body, headers=auth)
+            r.raise_for_status()
+            out.append(int(r.json()["id"]))
+        return out
+
+
+async def robot_moves(base: str, tables: list[int]) -> int:
+    """The robot tables' versions added up: one per move they made."""
+    if not tables:
+        return 0
+    async with httpx.AsyncClient(base_url=base, timeout=120) as c:
+        return sum(int((await c.get(f"/api/tables/{t}")).json()["version"]) for t in tables)
+
+
 def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
     lat = sorted(stats.latencies)
 
@@ -443,8 +479,13 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
         url = args.database_url or f"sqlite+aiosqlite:///{tmp}/bench.db"
         async with postgres_schema(args.database_url) as schema:
             env = {"TABLEE_LOG_LEVEL": "warning"}
+            # the whole crowd is set up from one address in seconds: not what the REST limits
+            # are for (docs/admin.md, "Limits")
+            for limit in ("ADDRESS", "PLAYER", "NEW_PLAYERS", "NEW_TABLES"):
+                env[f"TABLEE_RATE_LIMIT_{limit}"] = "off"
             if schema is not None:
                 env["TABLEE_DATABASE_SCHEMA"] = schema
+            env["TABLEE_ROBOT_WORKERS"] = str(args.robot_workers)
             if args.redis_url:
                 env["TABLEE_REDIS_URL"] = args.redis_url
                 env["TABLEE_REDIS_PREFIX"] = f"bench{os.getpid()}{n}"
@@ -460,12 +501,20 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 t = time.monotonic()
                 seats = await setup_tablee(base, n, args.players, args.game)
                 print(f"  set-up of {n} tables: {time.monotonic() - t:.1f} s", flush=True)
+                robots = await robot_tables(
+                    base, args.robot_tables, args.robot_game, args.robot_level
+                )
+                robots_before = await robot_moves(base, robots)
                 for i, seat in enumerate(seats):
                     seat.uri = f"ws://127.0.0.1:{ports[i % len(ports)]}/ws"
                 ws = f"ws://127.0.0.1:{ports[0]}/ws"
                 stats = await drive(ws, seats, args.warmup, args.seconds, base, args.procs, servers)
                 name = "tablee" if args.processes == 1 else f"tablee x{args.processes}"
-                rows.append(summary(name, stats, args))
+                row = summary(name, stats, args)
+                if robots:
+                    moved = await robot_moves(base, robots) - robots_before
+                    row["robot moves/s"] = moved / (args.seconds + args.warmup)
+                rows.append(row)
             finally:
                 servers.stop()
     if args.no_bare:
@@ -522,6 +571,15 @@ def main() -> None:
     p.add_argument("--procs", type=int, default=2, help="client processes")
     p.add_argument("--profile", default=None, help="cProfile the tablée server into this file")
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
+    p.add_argument(
+        "--robot-tables",
+        type=int,
+        default=0,
+        help="tables of four robots playing beside the measured ones (their load)",
+    )
+    p.add_argument("--robot-game", default="contree")
+    p.add_argument("--robot-level", default="confirme", help="debutant or confirme")
+    p.add_argument("--robot-workers", type=int, default=1, help="TABLEE_ROBOT_WORKERS")
     args = p.parse_args()
     if args.processes > 1 and not (
         args.redis_url and (args.database_url or "").startswith("postgresql")

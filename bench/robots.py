@@ -5,17 +5,18 @@ Every deal is played twice on the same cards, so that the luck of the deal cance
 - team games (belote, contrée): the first level's team sits at seats {0, 2}, then, on the same
   deal, at {1, 3}; a deal's figure is the first level's team score minus the other team's, the
   mean of the two plays;
-- the others (tarot at 3/4/5, barbu, motton, and the three non-trick games): one seat of the
+- the others (tarot at 3/4/5, barbu, motton, yaniv): one seat of the
   first level (seat ``k mod n`` for deal ``k``) among seats of the second level, and the same deal
   with the second level in every seat; a deal's figure is that seat's points in the first play
   minus its points in the second (tarot: its share; barbu: minus the points it took; motton: its
-  round score; yaniv and freeze: minus its points; Contrecarte: its points).
+  round score; yaniv: minus the points it took).
 
 Printed per game: deals, the mean figure with its 95 % confidence interval (normal, from the
 deals' spread), contracts taken and made by each level on the same deals (belote, contrée, tarot:
 the taker's side; motton: bids made exactly), and the first level's decision CPU time p50/p99
-(decisions with a choice). Barbu's and motton's deals go through their rounds in turn (deal ``k``
-is round ``k mod 5``, resp. ``k mod 20``; the rounds before it are played by the second level).
+(decisions with a choice). Barbu's, motton's and yaniv's deals go through their rounds in turn
+(deal ``k`` is round ``k mod 5``, ``k mod 20``, ``k mod 3``; the rounds before it are played by
+the débutant).
 
     .venv/bin/python bench/robots.py --deals 2000                       # the issue's figures
     .venv/bin/python bench/robots.py --games belote,tarot4 --deals 200 --worlds 8
@@ -44,6 +45,8 @@ class Spec:
     #: rounds of a match: deal ``k`` is played at round ``k mod rounds`` (1: the first deal)
     rounds: int = 1
     options: dict[str, Any] = field(default_factory=dict)
+    #: a deal still going after this many moves is left out (see ``MAX_MOVES``)
+    max_moves: int = 1_000
 
 
 SPECS: dict[str, Spec] = {
@@ -54,8 +57,9 @@ SPECS: dict[str, Spec] = {
     "tarot5": Spec("tarot", 5),
     "barbu": Spec("barbu", 4, rounds=5),
     "motton": Spec("motton", 4, rounds=20),
+    "yaniv": Spec("yaniv", 4, rounds=3, max_moves=300),
 }
-TRICK_GAMES = tuple(SPECS)
+TRICK_GAMES = ("belote", "contree", "tarot3", "tarot4", "tarot5", "barbu", "motton")
 
 
 @dataclass
@@ -81,6 +85,8 @@ def _deal_result(spec: Spec, event: Event, players: int) -> Played:
         return Played([float(x) for x in res["shares"]], int(res["taker"]), bool(res["made"]))
     if spec.game == "barbu":
         return Played([-float(x) for x in event["scores"]])
+    if spec.game == "yaniv":
+        return Played([-float(x) for x in event["points"]])
     if spec.game == "motton":
         made = [b == t for b, t in zip(event["bids"], event["tricks"], strict=True)]
         return Played([float(x) for x in event["scores"]], bids_made=made)
@@ -93,22 +99,33 @@ def _ends_deal(event: Event) -> bool:
     )
 
 
+#: a deal's moves are far fewer; but yaniv's débutants can pass two jokers back and forth for
+#: ever, each seeing the other's and fearing an assaf: such a deal is left out
+MAX_MOVES = 1_000
+
+
 def start(spec: Spec, k: int) -> tuple[Game, Any, list[Event]]:
     """Deal ``k``'s state and the events before it (earlier rounds played by the débutant)."""
     game = get_game(spec.game)
     state = game.new(players=spec.players, options=spec.options, seed=k)
     events: list[Event] = []
     target = k % spec.rounds
-    rounds_done = 0
+    rounds_done = moves = 0
     while rounds_done < target:
+        moves += 1
+        if moves > MAX_MOVES:  # an endless round on the way: the match's first round instead
+            state, events, target = game.new(players=spec.players, seed=k), [], 0
+            break
         seat = game.to_act(state)[0]
         state, more = game.apply(state, seat, decide(game, state, seat, events))
         events += more
         rounds_done += sum(
             1 for e in more if e["type"] == "deal_end" and not e.get("replayed", False)
         )
+        if game.is_over(state):  # a match shorter than the round wanted: its first round
+            state, events, target = game.new(players=spec.players, seed=k), [], 0
     # a round ends in the pause before the next deal: deal it
-    while game.view(state, None)["phase"] in ("deal", "deal_over", "end"):
+    while game.view(state, None)["phase"] in ("deal", "deal_over", "end", "show", "shown"):
         seat = game.to_act(state)[0]
         state, more = game.apply(state, seat, game.auto_action(state, seat))
         events += more
@@ -133,7 +150,7 @@ def play(spec: Spec, k: int, levels: Sequence[str], budget: Budget, times: list[
         for e in more:
             if _ends_deal(e):
                 return _deal_result(spec, e, spec.players)
-    raise AssertionError(f"{spec.game}: deal {k} did not end")
+    return None
 
 
 @dataclass
@@ -142,6 +159,8 @@ class Tally:
     #: per level: deals played (seat-plays), contracts taken, made
     taken: dict[str, list[int]] = field(default_factory=dict)
     times: list[float] = field(default_factory=list)
+    #: deals left out: one of their plays did not end
+    endless: int = 0
 
     def count(self, level: str, took: bool, made: bool, chances: int = 1) -> None:
         row = self.taken.setdefault(level, [0, 0, 0])
@@ -155,6 +174,9 @@ def duplicate(spec: Spec, k: int, first: str, second: str, budget: Budget, tally
     if spec.teams:
         a = play(spec, k, [first, second] * 2, budget, tally.times)
         b = play(spec, k, [second, first] * 2, budget, tally.times)
+        if a is None or b is None:
+            tally.endless += 1
+            return
         tally.figures.append((a.points[0] + b.points[1]) / 2)
         for res, first_team in ((a, 0), (b, 1)):
             if res.taker is None:
@@ -170,6 +192,9 @@ def duplicate(spec: Spec, k: int, first: str, second: str, budget: Budget, tally
     levels[seat] = first
     a = play(spec, k, levels, budget, tally.times)
     b = play(spec, k, [second] * n, budget, [])
+    if a is None or b is None:
+        tally.endless += 1
+        return
     tally.figures.append(a.points[seat] - b.points[seat])
     for level, res in ((first, a), (second, b)):
         if res.bids_made is not None:
@@ -199,8 +224,10 @@ def report(name: str, first: str, second: str, tally: Tally) -> str:
     parts = [f"{name:8} deals {len(tally.figures):5}  {first}-{second} {m:+8.2f} ± {h:6.2f}"]
     for level in (first, second):
         plays, took, made = tally.taken.get(level, [0, 0, 0])
-        if plays:
+        if took:
             parts.append(f"{level} took {took}/{plays} made {made}")
+    if tally.endless:
+        parts.append(f"{tally.endless} endless deals left out")
     t = tally.times
     parts.append(
         f"decision p50 {1000 * percentile(t, 0.5):.1f} ms p99 {1000 * percentile(t, 0.99):.1f} ms"

@@ -2,12 +2,15 @@
 
 No Docker engine runs the tests, so these read the files and check what matters: a slim image
 running as a user that is not root, with a health check and migrations at start-up; two app
-replicas on PostgreSQL and Redis behind a proxy that passes WebSockets on and keeps them open;
-only settings the app knows; and, where nginx is installed, nginx's own check of the proxy config.
+replicas on PostgreSQL and Redis behind a proxy that passes WebSockets on and keeps them open,
+limits each client address, sets the client's address itself, and never serves /metrics; replicas
+that take forwarded headers from that proxy only; only settings the app knows; and, where nginx is
+installed, nginx's own check of the proxy config.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shutil
 import subprocess
@@ -100,8 +103,10 @@ def test_the_proxy_passes_websockets_on_and_keeps_them_open() -> None:
     ws = re.search(r"location\s+=?\s*/ws\s*\{(?P<body>[^}]*)\}", conf)
     assert ws is not None, "no location for /ws"
     body = ws["body"]
-    assert re.search(r"proxy_set_header\s+Upgrade\s+\$http_upgrade;", body)
-    assert re.search(r"proxy_set_header\s+Connection\s+\$connection_upgrade;", body)
+    # the headers are set in the location, or inherited from the server block when it sets none
+    headers = body if "proxy_set_header" in body else _top_level(_server_block(conf))
+    assert re.search(r"proxy_set_header\s+Upgrade\s+\$http_upgrade;", headers)
+    assert re.search(r"proxy_set_header\s+Connection\s+\$connection_upgrade;", headers)
     assert re.search(r"proxy_http_version\s+1\.1;", conf)
     timeout = re.search(r"proxy_read_timeout\s+(\d+)([smh]?);", body)
     assert timeout is not None
@@ -109,6 +114,118 @@ def test_the_proxy_passes_websockets_on_and_keeps_them_open() -> None:
     assert seconds >= 600  # a quiet table keeps its socket
     apps = _app_services(compose)
     assert any(f"http://{name}:8000" in conf for name in apps)
+
+
+def _server_block(conf: str) -> str:
+    conf = re.sub(r"#[^\n]*", "", conf)  # comments may say "location" too
+    start = re.search(r"^server\s*\{", conf, re.M)
+    assert start is not None
+    return conf[start.end() :]
+
+
+def _locations(conf: str) -> dict[str, str]:
+    """Each location's body, by its pattern (no nested blocks in ours)."""
+    return {
+        m["where"].strip(): m["body"]
+        for m in re.finditer(r"location\s+(?P<where>[^{]+)\{(?P<body>[^}]*)\}", conf)
+    }
+
+
+def _top_level(block: str) -> str:
+    """The directives of the server block itself, location bodies taken out."""
+    return re.sub(r"location\s+[^{]+\{[^}]*\}", "", block)
+
+
+def test_the_proxy_sets_the_client_address_and_never_appends_to_it() -> None:
+    """nginx's $proxy_add_x_forwarded_for appends to what the client wrote: the app would read
+    an address the client chose. Every location that proxies must send the header set."""
+    conf = NGINX_CONF.read_text()
+    assert "$proxy_add_x_forwarded_for" not in conf
+    server = _server_block(conf)
+    top = _top_level(server)
+    assert re.search(r"proxy_set_header\s+X-Forwarded-For\s+\$remote_addr;", top)
+    for where, body in _locations(server).items():
+        if "proxy_pass" not in body:
+            continue
+        # a location that sets any header inherits none from the server block
+        if "proxy_set_header" in body:
+            assert re.search(r"proxy_set_header\s+X-Forwarded-For\s+\$remote_addr;", body), where
+            assert re.search(r"proxy_set_header\s+Host\s+\$host;", body), where
+
+
+def test_the_replicas_take_forwarded_headers_from_the_proxy_only() -> None:
+    compose = _compose()
+    proxy = next(s for s in compose["services"].values() if "nginx" in str(s.get("image", "")))
+    fixed = [
+        net.get("ipv4_address")
+        for net in (proxy.get("networks") or {}).values()
+        if isinstance(net, dict) and net.get("ipv4_address")
+    ]
+    assert fixed, "the proxy needs a fixed address for the replicas to trust"
+    for name, svc in _app_services(compose).items():
+        trusted = str(svc["environment"].get("FORWARDED_ALLOW_IPS", "127.0.0.1"))
+        entries = [e.strip() for e in trusted.split(",")]
+        assert "*" not in entries, name
+        networks = [ipaddress.ip_network(e, strict=False) for e in entries]
+        assert all(n.num_addresses == 1 for n in networks), (name, "trust single addresses")
+        assert {str(n.network_address) for n in networks} == set(fixed), name
+
+
+def test_the_proxy_limits_requests_and_connections_per_address() -> None:
+    conf = NGINX_CONF.read_text()
+    zones = dict(re.findall(r"limit_req_zone\s+(\S+)\s+zone=(\w+):\w+\s+rate=\S+;", conf))
+    assert zones, "no limit_req_zone"
+    keys = set(zones)
+    assert "$binary_remote_addr" in keys
+    assert re.search(r"limit_conn_zone\s+\$binary_remote_addr\s+zone=\w+:\w+;", conf)
+    server = _server_block(conf)
+    top = _top_level(server)
+    assert re.search(r"limit_conn\s+\w+\s+\d+;", top)
+    assert re.search(r"limit_req_status\s+429;", top)
+    for where, body in _locations(server).items():
+        if "proxy_pass" in body:
+            assert re.search(r"limit_req\s+zone=\w+", body), f"location {where} is not limited"
+    creation = next(
+        body
+        for where, body in _locations(server).items()
+        if "players" in where and "tables" in where
+    )
+    assert len(re.findall(r"limit_req\s+zone=", creation)) >= 2  # its own zone and the general one
+    size = re.search(r"client_max_body_size\s+(\d+)([km]?);", top)
+    assert size is not None
+    assert int(size[1]) * {"": 1, "k": 1024, "m": 1 << 20}[size[2]] <= Settings().max_body_bytes
+
+
+def test_the_proxy_never_serves_metrics() -> None:
+    """Prometheus scrapes each replica inside the network; the proxy answers 404 itself."""
+    locations = _locations(_server_block(NGINX_CONF.read_text()))
+    body = locations.get("= /metrics")
+    assert body is not None and "proxy_pass" not in body
+    assert re.search(r"return\s+40[34];|deny\s+all;", body)
+
+
+def test_a_forwarded_for_written_by_the_client_is_not_what_the_audit_log_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replicas run with the stack's FORWARDED_ALLOW_IPS: a client that is not the proxy
+    writes its own X-Forwarded-For, and the audit log records where it really came from."""
+    import httpx
+
+    from tests.serverkit import Database, Uvicorn
+
+    app_env = next(iter(_app_services(_compose()).values()))["environment"]
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", str(app_env["FORWARDED_ALLOW_IPS"]))
+    db = Database("sqlite", f"sqlite+aiosqlite:///{tmp_path}/t.db")
+    admin = {"Authorization": "Bearer deploy-test-admin-token-0123"}
+    token = admin["Authorization"].split()[1]
+    with Uvicorn(db, admin_token=token) as server, httpx.Client(base_url=server.http) as http:
+        player = http.post("/api/players", json={"name": "Mallory"}).json()
+        forged = {**admin, "X-Forwarded-For": "203.0.113.66"}
+        r = http.post(f"/api/admin/players/{player['id']}/ban", json={}, headers=forged)
+        assert r.status_code == 200, r.text
+        audit = http.get("/api/admin/audit", headers=admin).json()["items"]
+    assert [e["action"] for e in audit] == ["player.ban"]
+    assert audit[0]["ip"] == "127.0.0.1"
 
 
 def test_every_setting_is_described_in_the_readme() -> None:

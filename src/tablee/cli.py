@@ -101,10 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_serve(sub: Any) -> None:
     try:
-        from tablee.api.cli import add_serve_parser  # type: ignore[import-not-found,unused-ignore]
+        from tablee.api.cli import (  # type: ignore[import-not-found,unused-ignore]
+            add_ratings_parser,
+            add_serve_parser,
+        )
     except ImportError:
         return
     add_serve_parser(sub)
+    add_ratings_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

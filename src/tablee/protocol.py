@@ -44,6 +44,7 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "forbidden"
     INTERNAL = "internal"
     CONFLICT = "conflict"
+    STALE_VERSION = "stale_version"
     UNKNOWN_TABLE = "unknown_table"
     NOT_SEATED = "not_seated"
     ALREADY_SEATED = "already_seated"
@@ -58,6 +59,9 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     ILLEGAL_ACTION = "illegal_action"
     BAD_ACTION = "bad_action"
+    TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_SEATS = "too_many_seats"
+    NAME_TAKEN = "name_taken"
 
 
 ERROR_DOCS: dict[ErrorCode, str] = {
@@ -75,6 +79,10 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.FORBIDDEN: "only someone else may do this (starting a table: its creator)",
     ErrorCode.INTERNAL: "the server failed on this message; nothing changed",
     ErrorCode.CONFLICT: "the table was busy with other changes too long; try again",
+    ErrorCode.STALE_VERSION: (
+        "an act's 'version' is not the table's version: the move was decided on an older state "
+        "and nothing was applied (sync, then decide again)"
+    ),
     ErrorCode.UNKNOWN_TABLE: "there is no such table",
     ErrorCode.NOT_SEATED: "the player does not sit at this table",
     ErrorCode.ALREADY_SEATED: "the player already sits at this table",
@@ -90,6 +98,12 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.ILLEGAL_ACTION: "the game refuses the move: against the rules",
     ErrorCode.BAD_ACTION: "the game refuses the move: not an action of this game (missing or "
     "wrong fields)",
+    ErrorCode.TOO_MANY_TABLES: "REST: the player has as many waiting tables as a player may "
+    "create (TABLEE_MAX_WAITING_TABLES)",
+    ErrorCode.TOO_MANY_SEATS: "REST: the player holds as many seats at tables not over as a "
+    "player may (TABLEE_MAX_OPEN_SEATS)",
+    ErrorCode.NAME_TAKEN: "REST: another player has this name, or one that differs only in case "
+    "or Unicode look-alikes",
 }
 
 
@@ -165,11 +179,22 @@ class Sync(_Message):
 
 
 class Act(_Message):
-    """A move at a table where the player sits; ``action`` is one of the state's ``legal``."""
+    """A move at a table where the player sits; ``action`` is one of the state's ``legal``.
+
+    Its ``id`` is also the move's idempotency key, per player and table: an ``act`` sent again
+    with the same ``id`` (a retry after a lost connection, on any process) gets the first
+    answer again (the same ``ack``, or the same ``error``) and is never applied twice."""
 
     type: Literal["act"]
     table: StrictInt = Field(description=_TABLE_DOC)
     action: dict[str, Any] = Field(description="the game's action object, with its 'type'")
+    version: StrictInt | None = Field(
+        default=None,
+        description=(
+            "the table's version the move was decided on (the state's 'version'); if the table "
+            "has moved on, the move is refused as 'stale_version' and nothing is applied"
+        ),
+    )
 
 
 class Ping(_Message):
@@ -265,6 +290,14 @@ def parse(text: str, max_bytes: int) -> ClientMessage:
         raise ProtocolError(ErrorCode.BAD_REQUEST, message, mid) from None
 
 
+def peek_id(text: str, max_bytes: int) -> Any:
+    """The ``id`` of a frame that will not be done (to answer it), or None."""
+    try:
+        return parse(text, max_bytes).id
+    except ProtocolError as exc:
+        return exc.id
+
+
 # -- server -> client ----------------------------------------------------------------------------
 
 
@@ -325,6 +358,17 @@ class SeatInfo(Reply):
     player_id: int | None
     name: str | None
     connected: bool = Field(description="the seat's player has a live connection to the table")
+    level: str | None = Field(
+        default=None, description="a bot seat's robot level: debutant or confirme"
+    )
+
+
+class Watchers(Reply):
+    """Who watches a table without a seat (the connections of the server process that holds
+    the table)."""
+
+    count: int
+    names: list[str] = Field(description="the spectators' names, one per person")
 
 
 class TableInfo(Reply):
@@ -347,6 +391,10 @@ class TableInfo(Reply):
     rematch_votes: list[int] = Field(description="seats that voted for a rematch")
     wins: list[int] = Field(description="games won per seat at this table")
     created_at: str | None = Field(description="ISO-8601")
+    rated: bool = Field(
+        description="the game moves its players' ratings (a classée table, every seat a person's)"
+    )
+    watchers: Watchers
 
 
 class State(Reply):
@@ -372,11 +420,11 @@ ServerMessage = Ack | Error | Welcome | Pong | State
 
 #: validates any server message (tests check every frame the server sends with it)
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
-    Annotated[ServerMessage, Field(discriminator="type")]  # type: ignore[arg-type]
+    Annotated[ServerMessage, Field(discriminator="type")]  # type: ignore[arg-type, unused-ignore]
 )
 #: the client messages as one type (for the schema; :func:`parse` reads frames)
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(
-    Annotated[ClientMessage, Field(discriminator="type")]  # type: ignore[arg-type]
+    Annotated[ClientMessage, Field(discriminator="type")]  # type: ignore[arg-type, unused-ignore]
 )
 
 

@@ -19,7 +19,8 @@ TOKEN = "ops-test-admin-token-0123456789"
 
 
 def metrics(srv: Server) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    r = srv.client.get("/metrics")
+    token = srv.app.state.settings.admin_token
+    r = srv.client.get("/metrics", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/plain")
     out = {}
@@ -126,7 +127,7 @@ def test_metrics_count_tables_sockets_moves_latency_and_errors_by_code(
 
 
 def test_each_app_has_its_own_metrics(sqlite_db: Database, toy_game: ToyGame) -> None:
-    with Server(sqlite_db) as one, Server(sqlite_db) as two:
+    with Server(sqlite_db, admin_token=TOKEN) as one, Server(sqlite_db, admin_token=TOKEN) as two:
         alice, bob = one.player("Alice"), one.player("Bob")
         t = one.create_table(alice, game="toy", players=2)
         one.post(f"/api/tables/{t['id']}/join", bob)

@@ -28,12 +28,15 @@ REST_ONLY = {
     ErrorCode.ALREADY_STARTED,
     ErrorCode.NOT_FINISHED,
     ErrorCode.NOT_A_PLAYER,
+    ErrorCode.TOO_MANY_TABLES,
+    ErrorCode.TOO_MANY_SEATS,
+    ErrorCode.NAME_TAKEN,
 }
 
 
 @pytest.fixture
 def srv(database: Database, toy_game: ToyGame) -> Any:
-    with Server(database, max_message_bytes=1024) as s:
+    with Server(database, max_message_bytes=1024, ws_rate_connection="100/minute") as s:
         yield s
 
 
@@ -115,6 +118,7 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
             (wa, {"type": "act", "table": waiting["id"], "action": {"type": "play"}}),
             (wa, {"type": "act", "table": tid, "action": {"type": "play"}}),
             (wa, {"type": "act", "table": tid, "action": {"type": "play", "card": bob_card}}),
+            (wa, {"type": "act", "table": tid, "action": {"type": "play"}, "version": 0}),
             (wb, {"type": "act", "table": tid, "action": {"type": "play", "card": bob_card}}),
             (wc, {"type": "act", "table": tid, "action": {"type": "play", "card": hand[0]}}),
             (anon, {"type": "act", "table": tid, "action": {"type": "play", "card": hand[0]}}),
@@ -140,6 +144,13 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
             note(wa.request({"type": "sync", "table": tid, "id": 3}))
             note(wa.until(lambda f: f["type"] == "error"))
 
+        # over the rate limit
+        with srv.ws() as flood:
+            for i in range(120):
+                flood.send({"type": "ping", "id": i})
+            while "rate_limited" not in codes:
+                note(flood.recv())
+
         answer = note(wa.act(tid, {"type": "play", "card": hand[0]}))
         assert answer["type"] == "ack"
         assert play_out({0: wa, 1: wb}, tid)["over"]
@@ -159,4 +170,4 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
             ws.recv()
 
     assert seen == {"ack", "error", "welcome", "pong", "state"}
-    assert codes == {c.value for c in ErrorCode} - REST_ONLY - {ErrorCode.RATE_LIMITED}
+    assert codes == {c.value for c in ErrorCode} - REST_ONLY

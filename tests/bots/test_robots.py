@@ -449,3 +449,67 @@ def test_the_bidding_counts_a_contree_deal_as_the_game_does() -> None:
                 seen[row["made"], row["coinche"]] += 1
                 break
     assert {(True, 1), (False, 1), (False, 2)} <= set(seen), seen
+
+
+def test_the_confirme_ecart_voids_a_short_suit_without_a_king_honours_first() -> None:
+    from tablee.bots.tricks import tarot_ecart
+
+    hand = ["3S", "QS", "KH", "2H", "5H", "1D", "4D", "7D", "9D", "A5", "A7"]
+    discards = [{"type": "discard", "card": c} for c in hand if c[0] != "K" and c[0] != "A"]
+    picks = []
+    for _ in range(3):
+        move = tarot_ecart(hand, discards)
+        assert move is not None
+        picks.append(move["card"])
+        hand.remove(move["card"])
+        discards.remove(move)
+    # spades (two cards, no king) go first, the queen before the three; then diamonds, which
+    # no king guards, before the small hearts the king guards
+    assert picks == ["QS", "3S", "1D"]
+
+
+# -- yaniv: the call -------------------------------------------------------------------------------
+
+
+def _yaniv_calls() -> Iterator[tuple[Game, Any, int, list[Event], dict[str, Any], Knowledge]]:
+    from tablee.bots import yaniv
+
+    adapter = yaniv.YanivAdapter()
+    for seed in range(6):
+        for game, state, seat, events in moments("yaniv", 4, {}, seed):
+            view = game.view(state, seat)
+            if yaniv.candidates(view, game.legal_actions(state, seat)) is None:
+                continue
+            know = adapter.knowledge(game, view, visible_events(events, seat))
+            assert know is not None
+            yield game, state, seat, events, view, know
+
+
+def test_what_a_yaniv_robot_knows_of_hands_and_pile_is_true() -> None:
+    from tablee.bots import yaniv
+
+    checked = named = 0
+    for game, state, _, _, view, know in _yaniv_calls():
+        data = game.to_json(state)
+        for place, size in know.sizes.items():
+            if isinstance(place, int):
+                assert len(data["hands"][place]) == size + len(know.known.get(place, ()))
+                assert set(know.known.get(place, ())) <= set(data["hands"][place])
+        assert know.sizes["stock"] == len(data["stock"])
+        pile = yaniv._pile_of(view, know)
+        assert set(pile) <= set(data["pile"])
+        named += len(pile)
+        checked += 1
+    assert checked >= 10 and named > 0
+
+
+def test_a_yaniv_robot_calls_from_what_its_seat_may_know() -> None:
+    rnd = random.Random(4)
+    checked = 0
+    for k, (game, state, seat, events, _, _) in enumerate(_yaniv_calls()):
+        move = decide(game, state, seat, events, level=CONFIRME, seed=k, budget=SMALL)
+        for twin, twin_events in _twins(game, state, events, seat, rnd):
+            again = decide(game, twin, seat, twin_events, level=CONFIRME, seed=k, budget=SMALL)
+            assert again == move
+            checked += 1
+    assert checked >= 10

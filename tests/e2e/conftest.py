@@ -89,6 +89,9 @@ class LiveServer:
             database_url=f"sqlite+aiosqlite:///{self.db_path}",
             bot_delay_seconds=self.bot_delay,
             log_level="warning",
+            # every test's people come from one address within minutes: more than a household
+            rate_limit_new_players="off",
+            rate_limit_new_tables="off",
         )
         self.app = create_app(settings)
         config = uvicorn.Config(
@@ -156,17 +159,31 @@ class Pages:
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def new(self, width: int = 1280, height: int = 860, phone: bool = False) -> Page:
+    def new(
+        self,
+        width: int = 1280,
+        height: int = 860,
+        phone: bool = False,
+        trick_pause: int | None = 0,
+        motion: bool = False,
+    ) -> Page:
         """A page of a new browser context; ``phone``: a touch screen of device scale 3, as a
-        phone's browser reports it (coarse pointer, no hover, the viewport meta tag obeyed)."""
+        phone's browser reports it (coarse pointer, no hover, the viewport meta tag obeyed).
+        ``trick_pause``: how long a completed trick stays on the felt (ms); none by default, so
+        the robots' games go at their pace; ``None``: the page's own pause. ``motion``: cards
+        slide (else the browser asks for reduced motion, so that what a test measures is where
+        a card rests, not where it flies)."""
         ctx = self.browser.new_context(
             viewport={"width": width, "height": height},
             locale="fr-FR",
             is_mobile=phone,
             has_touch=phone,
             device_scale_factor=3 if phone else 1,
+            reduced_motion="no-preference" if motion else "reduce",
         )
         ctx.set_default_timeout(15_000)
+        if trick_pause is not None:
+            ctx.add_init_script(f"window.tableeTrickPause = {int(trick_pause)};")
         self.contexts.append(ctx)
         page = ctx.new_page()
         self.watch(page)
@@ -199,6 +216,22 @@ def _same_deal_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
     from .helpers import DEFAULT_SEED, fixed_seed
 
     fixed_seed(monkeypatch, DEFAULT_SEED)
+
+
+@pytest.fixture(autouse=True)
+def _names_free_again(server: LiveServer) -> Iterator[None]:
+    """Each test's people are new people, who may pick the names earlier tests' people picked:
+    once a test is over, its players' names are free again (names are unique, docs/server.md;
+    one server serves every test, for speed)."""
+    yield
+
+    async def retire(app: Any) -> None:
+        from sqlalchemy import text
+
+        async with app.state.store.engine.begin() as conn:
+            await conn.execute(text("UPDATE players SET name_key = NULL"))
+
+    server.run(retire)
 
 
 @pytest.fixture(scope="session", autouse=True)

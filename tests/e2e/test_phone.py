@@ -159,8 +159,9 @@ def last_own_line(page: Page) -> int:
 
 def play_by_taps(page: Page, turns: int) -> list[str]:
     """Up to ``turns`` turns of this player, every card played with a finger on the strip of it
-    that shows: select, then a second tap confirms (or the first variant is chosen). Turns with
-    no card to play (a bid, a call, a draw) are played as ``helpers.step`` does."""
+    that shows: one tap plays it (a second confirms, or the first variant is chosen, when
+    asked). Turns with no card to play (a bid, a call, a draw) are played as ``helpers.step``
+    does."""
     played = []
     for turn in range(turns):
         if wait_turn(page) == "over":
@@ -184,9 +185,11 @@ def play_by_taps(page: Page, turns: int) -> list[str]:
         code = cards[0] if turn % 2 == 0 else cards[len(cards) // 2]
         before = state(page)
         mine = last_own_line(page)
-        tap_card(page, code)
         label = page.locator(f'#hand .card[data-card="{code}"]').first.get_attribute("aria-label")
-        if state(page)["busy"] != "1":
+        tap_card(page, code)
+        now = state(page)
+        # one tap sent it (the default), or the card waits for a confirmation or a variant
+        if now["busy"] != "1" and now["version"] == before["version"]:
             confirm = page.locator("#actions .btn.confirm")
             if label and label.startswith("Choisir") and confirm.count():
                 # one card of a selection of several (a Yaniv discard): the button sends it

@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Page, Route
 
-from .conftest import ROOT, Pages, screenshot
+from .conftest import ROOT, SHOTS, Pages, screenshot
 
 WEB = ROOT / "src" / "tablee" / "web"
 STATES = Path(__file__).parent / "states"
@@ -162,7 +162,7 @@ def test_the_hand_names_each_card_by_what_it_does(bare: Page) -> None:
     )
     hand = msg["view"]["hand"]
     legal = {a["card"] for a in msg["legal"]}
-    assert [c["card"] for c in got["cards"]] == hand
+    assert sorted(c["card"] for c in got["cards"]) == sorted(hand)
     assert got["label"] == f"Votre main : {len(hand)} cartes"
     playable = [c for c in got["cards"] if not c["disabled"]]
     assert {c["card"] for c in playable} == legal
@@ -338,9 +338,10 @@ const S = T.newTableState();
 const drawn = [];
 const busy = [];
 const id = rec.states[0].table;
+const gathered = [];
 const ctl = new T.TableController(id, { socket, api, player: rec.player, state: S,
   draw: () => drawn.push(S.msg?.version ?? null), markBusy: (on) => busy.push(on),
-  invalidate: () => {}, gone: () => {} });
+  invalidate: () => {}, gone: () => {}, gather: async (held) => gathered.push(held.winner) });
 const tick = () => new Promise((r) => setTimeout(r, 0));
 """
 
@@ -439,6 +440,168 @@ def test_the_whole_page_drawn_from_a_recorded_state_alone(bare: Page, name: str)
     assert got["data"]["version"] == str(msg["version"])
     assert got["data"]["seat"] == "0" and got["data"]["over"] == ("1" if msg["over"] else "0")
     assert got["seats"] == msg["info"]["players"]
-    assert got["hand"] == (msg["view"].get("hand") or [])
+    assert sorted(got["hand"]) == sorted(msg["view"].get("hand") or [])
     assert got["result"] == msg["over"]
     screenshot(bare, f"render-{name}")
+
+
+def test_a_completed_trick_stays_and_the_states_received_meanwhile_end_on_screen(
+    bare: Page,
+) -> None:
+    """A state that completes a trick keeps it on the felt; the robots' states that arrive
+    meanwhile wait and are shown in turn: none is lost, the screen ends on the last one."""
+    rec = recorded("belote-game")
+    states = rec["states"][1:]
+    done = [i for i, m in enumerate(states) if any(e["type"] == "trick" for e in m["events"])]
+    assert len(done) >= 2
+    got = run(
+        bare,
+        FAKE_SOCKET
+        + """
+        window.tableeTrickPause = 300;
+        ctl.subscribe();
+        const states = rec.states.slice(1);
+        const first = states.findIndex((m) => T.completedTrick(m));
+        for (const m of states.slice(0, first + 1)) ctl.receive(m);
+        const held = S.held;
+        const shownAtHold = S.msg.version;
+        // the robots play on during the pause: several states arrive at once
+        for (const m of states.slice(first + 1)) ctl.receive(m);
+        const shownDuring = S.msg.version;
+        const waiting = ctl.queue.length;
+        await new Promise((r) => setTimeout(r, 1500));
+        return { held, shownAtHold, shownDuring, waiting, shown: S.msg.version, drawn, gathered,
+                 heldAfter: S.held, log: S.log.length };
+        """,
+        rec,
+    )
+    first = states[done[0]]
+    trick = next(e for e in first["events"] if e["type"] == "trick")
+    assert got["held"] == {"cards": trick["cards"], "winner": trick["seat"]}
+    assert got["shownAtHold"] == got["shownDuring"] == first["version"]
+    assert got["waiting"] == len(states) - done[0] - 1
+    # every state reached the screen in order, the last one last; each trick went to its winner
+    order = list(dict.fromkeys(got["drawn"]))
+    assert order == [m["version"] for m in states]
+    assert got["shown"] == states[-1]["version"] and got["heldAfter"] is None
+    assert got["gathered"] == [
+        next(e["seat"] for e in states[i]["events"] if e["type"] == "trick") for i in done
+    ]
+
+
+def test_a_move_of_the_player_gathers_the_trick_at_once(bare: Page) -> None:
+    rec = recorded("belote-game")
+    got = run(
+        bare,
+        FAKE_SOCKET
+        + """
+        window.tableeTrickPause = 60000;
+        const states = rec.states.slice(1);
+        const first = states.findIndex((m) => T.completedTrick(m));
+        for (const m of states.slice(0, first + 1)) ctl.receive(m);
+        const heldBefore = Boolean(S.held);
+        ctl.send({ type: 'play', card: '7S' });
+        await tick();
+        await tick();
+        return { heldBefore, heldAfter: S.held, sent: calls.filter((x) => x[0] === 'act').length };
+        """,
+        rec,
+    )
+    assert got["heldBefore"] and got["heldAfter"] is None and got["sent"] == 1
+
+
+def test_the_hand_is_sorted_tarot_suits_alternate_contrecarte_by_colour(bare: Page) -> None:
+    got = run(
+        bare,
+        """
+        const at = (game, hand) => {
+          const S = T.newTableState();
+          S.msg = { version: 1, over: false, legal: [], to_act: [],
+                    view: { game, players: 4, seat: 0, hand } };
+          S.info = { game, players: 4, seats: [] };
+          return T.shownHand(T.sceneOf(S, { player: { id: 1 } }));
+        };
+        return {
+          tarot: at('tarot', ['8H', 'CH', '2D', '4D', '3C', 'KS', 'A2', 'EX', '1S']),
+          cc: at('contrecarte', ['Y3', 'W', 'B1', 'R+2', 'G5', 'R4', 'Y1', 'W+4', 'RS']),
+        };
+        """,
+    )
+    assert got["tarot"] == ["KS", "1S", "8H", "CH", "3C", "2D", "4D", "A2", "EX"]
+    assert got["cc"] == ["R4", "R+2", "RS", "G5", "Y1", "Y3", "B1", "W", "W+4"]
+
+
+def test_every_column_of_the_tarot_score_sheet_shows_at_five_on_a_laptop(
+    pages: Pages, bare: Page
+) -> None:
+    """The tarot score sheet at five players, long names and big scores, on a 1366×768 laptop:
+    no column hidden behind a sideways scroll."""
+    bare.set_viewport_size({"width": 1366, "height": 768})
+    rec = recorded("tarot-play")
+    got = run(
+        bare,
+        """
+        const S = table(rec);
+        const names = ['Bérénice', 'Maximilien', 'Robot 3', 'Anne-Charlotte', 'Robot 5'];
+        S.info = { ...S.info, players: 5, seats: names.map((name, seat) => (
+          { seat, kind: name.startsWith('Robot') ? 'bot' : 'player', player_id: seat + 10,
+            name: name.startsWith('Robot') ? null : name, connected: true })) };
+        S.info.seats[0].player_id = rec.player.id;
+        const history = [1, 2, 3, 4, 5, 6].map((deal) => ({ deal, taker: deal % 5,
+          contract: ['prise', 'garde', 'garde_sans', 'garde_contre'][deal % 4],
+          made: deal % 2 === 0,
+          points: 41, bouts: 2, required: 41, shares: [-1234, 2468, -1234, 616, -616] }));
+        S.msg = { ...S.msg, view: { ...S.msg.view, players: 5, history } };
+        const view = new T.TableView(document.getElementById('app'), {
+          tableId: S.msg.table, player: rec.player, state: S, actions: { send: () => {} } });
+        view.draw();
+        const sheet = document.querySelector('#sheet');
+        const scroll = sheet.querySelector('.sheet-scroll');
+        const right = sheet.getBoundingClientRect().right;
+        const cells = [...sheet.querySelectorAll('th, td')]
+          .map((c) => c.getBoundingClientRect().right);
+        const cut = [...sheet.querySelectorAll('td.num')]
+          .filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent);
+        return { heads: sheet.querySelectorAll('thead th').length, cut,
+                 sideways: scroll.scrollWidth - scroll.clientWidth,
+                 overflow: Math.max(...cells) - right };
+        """,
+        rec,
+    )
+    assert got["heads"] == 6
+    assert got["sideways"] <= 0, "the score sheet scrolls sideways"
+    assert got["overflow"] <= 0
+    assert got["cut"] == [], "scores cut short"
+    bare.locator("#sheet").screenshot(path=str(SHOTS / "room-tarot-sheet-5.png"))
+
+
+def test_a_yaniv_joker_in_a_run_says_its_card_and_the_contrecarte_direction_turns_as_seen(
+    bare: Page,
+) -> None:
+    got = run(
+        bare,
+        """
+        const y = await import('/js/games/yaniv.js');
+        const cc = (await import('/js/games/contrecarte.js')).default;
+        const places = (cards, kind) => {
+          const m = y.jokerPlaces(cards, kind);
+          return m ? Object.fromEntries(m) : null;
+        };
+        const chip = (direction) => box(cc.chips({ direction }, { name: String })).textContent;
+        return {
+          low: places(['X1', '2C', '3C']),
+          high: places(['2C', '3C', 'X1']),
+          middle: places(['5H', 'X2', '7H', 'X1']),
+          set: places(['5H', '5S', 'X1']),
+          known: places(['5H', 'X1', 'X2'], 'run'),
+          unknown: places(['5H', 'X1', 'X2']),
+          normal: chip(1), reversed: chip(-1),
+        };
+        """,
+    )
+    assert got["low"] == {"0": "AC"} and got["high"] == {"2": "4C"}
+    assert got["middle"] == {"1": "6H", "3": "8H"}
+    assert got["set"] is None and got["unknown"] is None
+    assert got["known"] == {"1": "6H", "2": "7H"}
+    # the next seat (+1) is on the viewer's right: counterclockwise on screen
+    assert "↺" in got["normal"] and "↻" in got["reversed"]

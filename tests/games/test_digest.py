@@ -28,7 +28,8 @@ PINNED = {
 
 
 def test_every_game_is_pinned() -> None:
-    assert sorted(PINNED) == game_names()
+    # the server tests register a toy game of their own in the same process
+    assert sorted(PINNED) == [name for name in game_names() if name != "toy"]
 
 
 @pytest.mark.parametrize("name", sorted(PINNED))

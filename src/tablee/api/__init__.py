@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -22,7 +23,20 @@ from tablee.engine import InvalidOptions
 from tablee.settings import Settings
 from tablee.tables import Broker, Service, TableError
 
-from . import admin, games, ops, players, tables, ws
+from . import (
+    accounts,
+    admin,
+    admin_accounts,
+    games,
+    ops,
+    players,
+    profiles,
+    schemas,
+    security,
+    tables,
+    ws,
+)
+from .limits import BodyLimit, RateLimit, RestLimits
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("tablee")
@@ -42,6 +56,8 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
         app.state.manager = service.manager
         app.state.queries = service.queries
         app.state.admin_queries = service.admin
+        app.state.accounts = service.accounts
+        app.state.ratings = service.ratings
         #: the store itself, for tests and tools only (the routes use the queries)
         app.state.store = service.store
         operations.attach(service.manager)
@@ -72,18 +88,33 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     @app.exception_handler(InvalidOptions)
     async def _invalid(request: Request, exc: InvalidOptions) -> JSONResponse:
         loc = ["body", exc.field]
-        if exc.field not in {"game", "players", "bots", "turn_seconds", "private", "options"}:
+        top = {"game", "players", "bots", "bot_levels", "turn_seconds", "private", "options"}
+        if exc.field not in top:
             loc = ["body", "options", exc.field]
         return JSONResponse(
             {"detail": [{"loc": loc, "msg": exc.reason, "type": "invalid_option"}]},
             status_code=422,
         )
 
-    app.include_router(players.router)
-    app.include_router(games.router)
-    app.include_router(tables.router)
-    app.include_router(ws.router)
-    app.include_router(admin.router)
+    app.add_exception_handler(RequestValidationError, security.validation_error)
+    # outermost last: headers on every answer, then rate limits (cheapest refusal), then the
+    # body's size, then its content
+    app.add_middleware(security.InputGuard)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.state.rest_limits = RestLimits(settings)
+    app.add_middleware(RateLimit, limits=app.state.rest_limits)
+    app.add_middleware(security.SecurityHeaders)
+
+    limited = schemas.errors(413, 429)
+    app.include_router(players.router, responses=limited)
+    app.include_router(accounts.router, responses=limited)
+    app.include_router(games.router, responses=limited)
+    app.include_router(tables.router, responses=limited)
+    app.include_router(profiles.router, responses=limited)
+    app.include_router(profiles.page)
+    app.include_router(ws.router, responses=limited)
+    app.include_router(admin.router, responses=limited)
+    app.include_router(admin_accounts.router, responses=limited)
     app.include_router(ops.router)
 
     if (WEB / "index.html").is_file():

@@ -8,11 +8,8 @@ an export), is written to the audit log with who did it: the token's identity, `
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
@@ -22,57 +19,17 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
-from tablee.protocol import ErrorCode
 from tablee.tables import MAX_ID, AdminQueries, Queries, closed_reason
 from tablee.tables import admin as table_admin
 
 from .deps import AdminQueriesDep, ManagerDep, Offset, PlayerId, QueriesDep, TableId
+from .guards import ADMIN_NAME, Admin, check_admin
 from .ops import Ops, get_ops
 from .schemas import NewPlayer, errors
 
 log = logging.getLogger("tablee.admin")
 
-#: the identity audit rows carry for the admin token
-ADMIN_NAME = "admin"
-DISABLED = (
-    "the admin API is disabled: set TABLEE_ADMIN_TOKEN to a long random secret (for instance"
-    " the output of `python -c 'import secrets; print(secrets.token_urlsafe(32))'`) in the"
-    " server's environment and restart it; then send it as `Authorization: Bearer <token>`"
-)
-
 _bearer = HTTPBearer(auto_error=False, description="the server's TABLEE_ADMIN_TOKEN")
-
-
-@dataclass(frozen=True)
-class Admin:
-    name: str
-    ip: str | None
-
-
-def _digest(token: str) -> bytes:
-    # equal-length digests: the comparison's time says nothing about the token's length either
-    return hashlib.sha256(token.encode()).digest()
-
-
-def check_admin(request: Request) -> Admin:
-    """The request's admin, or the HTTP error to answer (503 disabled, 401 no or wrong token)."""
-    expected = request.app.state.settings.admin_token
-    if not expected:
-        raise HTTPException(503, DISABLED)
-    scheme, _, given = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer":
-        given = ""
-    given = given.strip()
-    ip = request.client.host if request.client else None
-    if not hmac.compare_digest(_digest(given), _digest(expected)):
-        get_ops(request).error(ErrorCode.UNAUTHORIZED, "admin")
-        log.warning("admin API: %s token", "wrong" if given else "no", extra={"ip": ip})
-        raise HTTPException(
-            401,
-            "the admin API needs Authorization: Bearer <TABLEE_ADMIN_TOKEN>",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    return Admin(ADMIN_NAME, ip)
 
 
 async def require_admin(
@@ -280,6 +237,7 @@ def _player_json(p: Any, ops: Ops, **more: Any) -> dict[str, Any]:
         "name": p.name,
         "created_at": p.created_at.isoformat(),
         "banned": p.banned,
+        "claimed": p.claimed,
         "sockets": len(ops.sockets_of(p.id)),
     }
     out.update(more)
@@ -292,11 +250,12 @@ async def list_players(
     ops: OpsDep,
     q: Annotated[str | None, Query(max_length=64, description="part of a name, or an id")] = None,
     banned: bool | None = None,
+    claimed: Annotated[bool | None, Query(description="accounts (true) or guests (false)")] = None,
     limit: Limit = 100,
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Players, newest first; ``q`` searches names (any case) and ids."""
-    rows, total = await repo.players(q, banned, limit, offset)
+    rows, total = await repo.players(q, banned, limit, offset, claimed)
     items = [_player_json(p, ops, seats=p.seats, played=p.played) for p in rows]
     return _page(items, total, limit, offset)
 

@@ -25,6 +25,30 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def add_ratings_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "ratings", help="ratings: `recompute` rebuilds them from the stored results"
+    )
+    p.add_argument("action", choices=["recompute"])
+    p.add_argument(
+        "--database-url", default=None, help="SQLAlchemy async URL (TABLEE_DATABASE_URL)"
+    )
+    p.set_defaults(handler=ratings)
+    return p
+
+
+def ratings(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from tablee.settings import Settings
+    from tablee.tables.ratings import recompute
+
+    overrides = {} if args.database_url is None else {"database_url": args.database_url}
+    games = asyncio.run(recompute(Settings(**overrides)))
+    print(f"ratings recomputed from {games} rated games")
+    return 0
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 

@@ -15,7 +15,7 @@ from collections import Counter as Tally
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -24,6 +24,8 @@ from prometheus_client.registry import Collector
 
 from tablee.protocol import ErrorCode
 from tablee.tables import FINISHED
+
+from .security import require_metrics_token
 
 if TYPE_CHECKING:
     from tablee.tables import LiveTable, TableManager
@@ -81,6 +83,7 @@ class Ops:
         manager.move_hooks.append(self.on_move)
         # bans made on other processes close the sockets held here
         manager.ban_hooks.append(self.close_player)
+        manager.logout_hooks.append(self.log_out_player)
         manager.connected_players = self.connected_players
 
     # -- feeds -----------------------------------------------------------------------------------
@@ -135,6 +138,10 @@ class Ops:
     def close_player(self, player_id: int) -> int:
         """A banned player's sockets here: told why, then closed. How many were open."""
         return sum(conn.ban() for conn in self.sockets_of(player_id))
+
+    def log_out_player(self, player_id: int) -> int:
+        """The sockets here of a player who logged out everywhere: told why, then closed."""
+        return sum(conn.log_out() for conn in self.sockets_of(player_id))
 
     def metrics_text(self) -> bytes:
         return generate_latest(self.registry)
@@ -194,9 +201,18 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok", "database": "ok"})
 
 
-@router.get("/metrics", response_class=PlainTextResponse)
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    dependencies=[Depends(require_metrics_token)],
+    responses={
+        401: {"description": "no token, or not the metrics or admin token"},
+        503: {"description": "neither TABLEE_METRICS_TOKEN nor TABLEE_ADMIN_TOKEN is set"},
+    },
+)
 async def metrics(request: Request) -> Response:
-    """Prometheus text exposition format."""
+    """Prometheus text exposition format; ``Authorization: Bearer`` the metrics token
+    (``TABLEE_METRICS_TOKEN``) or the admin token."""
     return Response(get_ops(request).metrics_text(), media_type=CONTENT_TYPE_LATEST)
 
 

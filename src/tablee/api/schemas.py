@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -28,6 +28,8 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
         403: "not allowed (banned, not seated, not the creator, not an admin)",
         404: "no such table or player",
         409: "the table's state refuses it (full, started, over, taken...)",
+        413: "the request body is over TABLEE_MAX_BODY_BYTES",
+        429: "too many requests: wait the Retry-After seconds (code rate_limited)",
         503: "unavailable (the admin API without a token set)",
     }
     return {s: {"model": ErrorOut, "description": described[s]} for s in statuses}
@@ -74,7 +76,18 @@ class NewTableRequest(BaseModel):
         default=None, description="seconds per decision; null: no timer", examples=[30]
     )
     bots: list[int] = Field(default_factory=list, description="seats played by bots")
+    bot_levels: dict[int, Literal["debutant", "confirme"]] = Field(
+        default_factory=dict,
+        description="robot level per bot seat (seat number: level); a bot seat not named plays"
+        " as a debutant",
+        examples=[{"1": "confirme"}],
+    )
     private: bool = Field(default=False, description="hidden from the lobby; joined by its id")
+    rated: bool | None = Field(
+        default=None,
+        description="classée (true) or amicale (false); null: classée when no seat is a bot's."
+        " Only games between people are rated",
+    )
 
 
 class JoinRequest(BaseModel):
@@ -98,11 +111,19 @@ class SeatInfo(BaseModel):
     player_id: int | None
     name: str | None
     connected: bool = Field(description="the seat's player has a live connection to the table")
+    level: str | None = Field(
+        default=None, description="a bot seat's robot level: debutant or confirme"
+    )
 
 
 class Creator(BaseModel):
     id: int
     name: str | None
+
+
+class Watchers(BaseModel):
+    count: int
+    names: list[str]
 
 
 class TableInfo(BaseModel):
@@ -123,6 +144,10 @@ class TableInfo(BaseModel):
     rematch_votes: list[int]
     wins: list[int] = Field(description="games won per seat at this table")
     created_at: datetime
+    rated: bool = Field(
+        description="the game moves its players' ratings (a classée table, every seat a person's)"
+    )
+    watchers: Watchers = Field(description="who watches without a seat: count and names")
 
 
 class GameResult(BaseModel):

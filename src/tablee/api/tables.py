@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Depends, Query
 
 from .deps import CurrentPlayer, ManagerDep, Offset, QueriesDep, TableId
+from .limits import new_table_allowed, open_seat_allowed
 from .schemas import (
     JoinRequest,
     LeaderboardEntry,
@@ -21,7 +22,12 @@ from .schemas import (
 router = APIRouter(prefix="/api", tags=["tables"], responses=errors(400, 401, 403, 404, 409))
 
 
-@router.post("/tables", status_code=201, response_model=TableInfo)
+@router.post(
+    "/tables",
+    status_code=201,
+    response_model=TableInfo,
+    dependencies=[Depends(new_table_allowed)],
+)
 async def create_table(
     body: NewTableRequest, player: CurrentPlayer, manager: ManagerDep
 ) -> dict[str, Any]:
@@ -35,6 +41,8 @@ async def create_table(
         body.turn_seconds,
         body.bots,
         body.private,
+        rated=body.rated,
+        bot_levels=body.bot_levels,
     )
     return manager.info(live)
 
@@ -58,7 +66,9 @@ async def show_table(table_id: TableId, manager: ManagerDep) -> dict[str, Any]:
     return manager.info(await manager.get(table_id))
 
 
-@router.post("/tables/{table_id}/join", response_model=TableInfo)
+@router.post(
+    "/tables/{table_id}/join", response_model=TableInfo, dependencies=[Depends(open_seat_allowed)]
+)
 async def join(
     table_id: TableId,
     player: CurrentPlayer,

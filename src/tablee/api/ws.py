@@ -14,11 +14,13 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from tablee.limits import Buckets, Rate, TokenBucket
 from tablee.logs import log_context
 from tablee.protocol import (
     CLIENT_MESSAGES,
@@ -41,6 +43,7 @@ from tablee.protocol import (
     encode,
     json_schema,
     parse,
+    peek_id,
 )
 from tablee.settings import Settings
 from tablee.tables import PlayerRecord, Queries, TableError, TableManager
@@ -48,8 +51,6 @@ from tablee.tables import PlayerRecord, Queries, TableError, TableManager
 log = logging.getLogger("tablee.ws")
 router = APIRouter()
 
-#: frames queued for a client before it counts as dead
-MAX_QUEUE = 1000
 BANNED_MESSAGE = "this player is banned from this server; ask its admins why"
 
 
@@ -58,18 +59,50 @@ class _Close:
         self.code, self.reason = code, reason
 
 
+class Limits:
+    """The WebSocket limits of one app: the rates, and the buckets of the players it serves."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.connection = Rate.parse(settings.ws_rate_connection)
+        player = Rate.parse(settings.ws_rate_player)
+        self.players: Buckets[int] | None = None if player is None else Buckets(player)
+        self.refusals = Rate.parse(settings.ws_rate_refusals)
+        self.max_queue = settings.ws_max_queue
+        self.grace = settings.ws_close_grace_seconds
+
+    @classmethod
+    def of(cls, app: Any) -> Limits:
+        limits = getattr(app.state, "ws_limits", None)
+        if not isinstance(limits, Limits):
+            limits = app.state.ws_limits = cls(app.state.settings)
+        return limits
+
+
 class Connection:
     def __init__(
-        self, ws: WebSocket, manager: TableManager, queries: Queries, settings: Settings
+        self,
+        ws: WebSocket,
+        manager: TableManager,
+        queries: Queries,
+        settings: Settings,
+        limits: Limits | None = None,
     ) -> None:
         self.ws = ws
         self.manager = manager
         self.queries = queries
         self.max_bytes = settings.max_message_bytes
+        self.limits = limits or Limits(settings)
         self.player: PlayerRecord | None = None
         self.tables: set[int] = set()
         self._queue: asyncio.Queue[str | _Close] = asyncio.Queue()
         self._closing = False
+        #: the close frame went out, or the client went away: nothing is left to cut
+        self._done = False
+        self._writer_task: asyncio.Task[None] | None = None
+        now = time.monotonic()
+        rate, refusals = self.limits.connection, self.limits.refusals
+        self._bucket = None if rate is None else TokenBucket(rate, now)
+        self._refusals = None if refusals is None else TokenBucket(refusals, now)
         #: told of every error code sent (metrics)
         self.on_error: Callable[[ErrorCode], None] | None = None
 
@@ -82,7 +115,10 @@ class Connection:
     def send(self, text: str) -> None:
         if self._closing:
             return
-        if self._queue.qsize() >= MAX_QUEUE:
+        if self._queue.qsize() >= self.limits.max_queue:
+            # the backlog will never be read: the close frame goes first
+            while not self._queue.empty():
+                self._queue.get_nowait()
             self.close(CloseCode.TOO_SLOW, "too slow: messages are piling up")
             return
         self._queue.put_nowait(text)
@@ -91,9 +127,44 @@ class Connection:
         self.send(encode(msg))
 
     def close(self, code: int, reason: str) -> None:
+        """A close frame after what is queued; a client that has not taken it within the grace
+        period (it does not read: the writer waits on a full socket) is cut off."""
         if not self._closing:
             self._closing = True
             self._queue.put_nowait(_Close(code, reason))
+            asyncio.get_running_loop().call_later(self.limits.grace, self._cut)
+
+    def _cut(self) -> None:
+        if self._done:
+            return
+        transport = _transport(self.ws)
+        log.warning(
+            "a WebSocket client did not take its close frame in %ss: connection cut",
+            self.limits.grace,
+            extra={"player": self.player_id},
+        )
+        if self._writer_task is not None:
+            self._writer_task.cancel()
+        if transport is not None:
+            # close() would wait for the unread bytes to drain, which they never do
+            transport.abort()
+
+    def _admitted(self) -> bool:
+        """Takes a frame's tokens from the connection's bucket and its player's."""
+        now = time.monotonic()
+        if self._bucket is not None and self._bucket.take(now) > 0:
+            return False
+        players = self.limits.players
+        return self.player is None or players is None or players.take(self.player.id, now) == 0
+
+    def _refuse(self, text: str) -> None:
+        self.error(
+            ErrorCode.RATE_LIMITED,
+            "too many messages: this one was not done; slow down",
+            peek_id(text, self.max_bytes),
+        )
+        if self._refusals is not None and self._refusals.take(time.monotonic()) > 0:
+            self.close(CloseCode.POLICY_VIOLATION, "rate limit: too many messages")
 
     def ban(self) -> bool:
         """Tell a banned player why, then close. False if the connection was closing already."""
@@ -101,6 +172,14 @@ class Connection:
             return False
         self.error(ErrorCode.BANNED, BANNED_MESSAGE)
         self.close(CloseCode.BANNED, "banned")
+        return True
+
+    def log_out(self) -> bool:
+        """The player logged out everywhere: tell them, then close. False if closing already."""
+        if self._closing:
+            return False
+        self.error(ErrorCode.UNAUTHORIZED, "logged out: this session was closed")
+        self.close(CloseCode.UNAUTHORIZED, "unauthorized: logged out")
         return True
 
     def error(self, code: ErrorCode, message: str, mid: Any = None) -> None:
@@ -119,16 +198,17 @@ class Connection:
             if isinstance(item, _Close):
                 with contextlib.suppress(Exception):
                     await self.ws.close(code=item.code, reason=item.reason)
+                self._done = True
                 return
             try:
                 await self.ws.send_text(item)
             except Exception:  # the client went away; the reader sees the disconnect
-                self._closing = True
+                self._closing = self._done = True
                 return
 
     async def run(self) -> None:
         await self.ws.accept()
-        writer = asyncio.create_task(self._writer())
+        writer = self._writer_task = asyncio.create_task(self._writer())
         try:
             while not self._closing:
                 message = await self.ws.receive()
@@ -137,6 +217,9 @@ class Connection:
                 text = message.get("text")
                 if text is None:
                     self.error(ErrorCode.BAD_JSON, "frames are JSON text, not binary")
+                    continue
+                if not self._admitted():
+                    self._refuse(text)
                     continue
                 try:
                     await self.handle(text)
@@ -226,7 +309,12 @@ class Connection:
         if self.player is None:
             raise TableError(ErrorCode.UNAUTHORIZED, "say hello with your token first")
         await self.manager.act(
-            self.player, msg.table, msg.action, on_accepted=lambda: self._ack(msg.id)
+            self.player,
+            msg.table,
+            msg.action,
+            on_accepted=lambda: self._ack(msg.id),
+            request_id=msg.id,
+            version=msg.version,
         )
 
     async def on_ping(self, msg: Ping) -> None:
@@ -258,10 +346,32 @@ def _schema() -> dict[str, Any]:
 @router.websocket("/ws")
 async def websocket_endpoint(ws: WebSocket) -> None:
     app = ws.app
-    conn = Connection(ws, app.state.manager, app.state.queries, app.state.settings)
+    conn = Connection(ws, app.state.manager, app.state.queries, app.state.settings, Limits.of(app))
     ops = getattr(app.state, "ops", None)
     if ops is None:
         await conn.run()
         return
     with ops.connected(conn):
         await conn.run()
+
+
+def _transport(ws: WebSocket) -> asyncio.WriteTransport | None:
+    """The socket's transport under the ASGI ``send`` callable, when the server is one whose
+    protocol object holds it (uvicorn's do). ASGI has no way to drop a connection at once: a
+    close frame waits behind the unread bytes, and closing the transport waits for them too."""
+    seen: set[int] = set()
+    todo: list[Any] = [getattr(ws, "_send", None)]
+    while todo:
+        fn = todo.pop()
+        if fn is None or id(fn) in seen or len(seen) > 20:
+            continue
+        seen.add(id(fn))
+        transport = getattr(getattr(fn, "__self__", None), "transport", None)
+        if callable(getattr(transport, "abort", None)):  # asyncio's or uvloop's
+            return cast(asyncio.WriteTransport, transport)
+        # middlewares wrap ``send`` in closures (Starlette's exception handling does)
+        for cell in getattr(fn, "__closure__", None) or ():
+            with contextlib.suppress(ValueError):
+                if callable(cell.cell_contents):
+                    todo.append(cell.cell_contents)
+    return None

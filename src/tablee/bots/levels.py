@@ -21,10 +21,12 @@ from typing import Any
 
 from tablee.engine import Action, Event, Game, IllegalAction, visible_events
 
-from . import play
+from . import play, yaniv
 from .contree_bids import choose_bid
 from .search import Stop, pimc
-from .tricks import ADAPTERS, BeloteAdapter
+from .tricks import ADAPTERS, BeloteAdapter, tarot_ecart
+
+YANIV = yaniv.YanivAdapter()
 
 DEBUTANT = "debutant"
 CONFIRME = "confirme"
@@ -103,6 +105,14 @@ def think(
     stop: Stop | None = None,
 ) -> Action | None:
     """The confirmé's choice from what the seat knows, or None to play as the débutant."""
+    if game.name == "tarot" and view.get("phase") == "ecart":
+        return tarot_ecart(view["hand"], legal)
+    if game.name == "yaniv":
+        moves = yaniv.candidates(view, legal)
+        know = None if moves is None else YANIV.knowledge(game, view, events)
+        if moves is None or know is None:
+            return None
+        return pimc(game, YANIV, view, legal, know, rng, budget.worlds, stop, moves)
     adapter = ADAPTERS.get(game.name)
     if adapter is None or view.get("phase") not in SEARCHED.get(game.name, ()):
         return None

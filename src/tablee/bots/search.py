@@ -58,6 +58,18 @@ class Adapter(ABC):
         """Whether the seats bid (the débutant bidder speaks for them in a play-out)."""
         return False
 
+    #: a play-out this long is cut short and scored by ``unfinished``
+    max_steps = MAX_STEPS
+
+    def unfinished(self, game: Game, state: Any, seat: int) -> float:
+        """The result for ``seat`` of a play-out cut short; by default, a bug of the adapter."""
+        raise AssertionError(f"{game.name}: a play-out did not end")
+
+    def policy(self, game: Game, state: Any, seat: int) -> Action | None:
+        """The play-outs' move where the adapter knows better than the débutant (a world's
+        state: its seats' own cards are the world's), else None."""
+        return None
+
     def violations(
         self, view: Mapping[str, Any], know: Knowledge, deal: Mapping[Place, list[str]]
     ) -> int:
@@ -84,7 +96,11 @@ class Adapter(ABC):
 
 
 def default_move(game: Game, adapter: Adapter, state: Any, seat: int) -> Action:
-    """The play-outs' policy: the débutant's bids, the table's timeout move for the rest."""
+    """The play-outs' policy: the adapter's own where it has one (the tarot écart), the
+    débutant's bids, the table's timeout move for the rest."""
+    own = adapter.policy(game, state, seat)
+    if own is not None:
+        return own
     if adapter.bidding(state):
         bidder = BIDDERS.get(game.name)
         if bidder is not None:
@@ -103,7 +119,7 @@ def same_moves(a: Sequence[Action], b: Sequence[Action]) -> bool:
 def play_out(game: Game, adapter: Adapter, state: Any, events: Sequence[Event], seat: int) -> float:
     """The result for ``seat`` of the deal from ``state`` (just reached with ``events``) played to
     its end by the default policy."""
-    for _ in range(MAX_STEPS):
+    for _ in range(adapter.max_steps):
         for e in events:
             u = adapter.utility(e, seat)
             if u is not None:
@@ -113,7 +129,7 @@ def play_out(game: Game, adapter: Adapter, state: Any, events: Sequence[Event], 
             return 0.0
         actor = actors[0]
         state, events = game.apply(state, actor, default_move(game, adapter, state, actor))
-    raise AssertionError(f"{game.name}: a play-out did not end")
+    return adapter.unfinished(game, state, seat)
 
 
 def worlds(
@@ -147,11 +163,14 @@ def pimc(
     rng: random.Random,
     count: int,
     stop: Stop | None = None,
+    candidates: Sequence[Action] | None = None,
 ) -> Action | None:
-    """The candidate among ``legal`` with the best mean play-out over ``count`` worlds; ties go to
-    the default policy's own move. None when no world could be built."""
+    """The candidate (``candidates``, by default every move of ``legal``) with the best mean
+    play-out over ``count`` worlds; ties go to the default policy's own move. None when no world
+    could be built."""
     seat = know.seat
-    totals = [0.0] * len(legal)
+    moves = list(legal if candidates is None else candidates)
+    totals = [0.0] * len(moves)
     played = 0
     default: Action | None = None
     for _ in range(count):
@@ -166,7 +185,7 @@ def pimc(
             continue
         if default is None:
             default = default_move(game, adapter, state, seat)
-        for i, action in enumerate(legal):
+        for i, action in enumerate(moves):
             try:
                 after, events = game.apply(state, seat, action)
             except IllegalAction:  # pragma: no cover - legal in this world, checked above
@@ -176,6 +195,6 @@ def pimc(
     if not played:
         return None
     best = max(totals)
-    if default is not None and default in legal and totals[legal.index(default)] >= best - 1e-9:
+    if default is not None and default in moves and totals[moves.index(default)] >= best - 1e-9:
         return default
-    return legal[totals.index(best)]
+    return moves[totals.index(best)]

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tablee.engine import Event, Game
+from tablee.engine import Action, Event, Game
 
 from .bidding import BELOTE_TAKE, CONTREE_BASE, CONTREE_SCALE, belote_suit_strength
 from .knowledge import (
@@ -347,6 +347,29 @@ def tarot_voids(before: Sequence[Play], seat: int, card: str, out: dict[Place, s
         exclude(out, seat, TAROT_TRUMPS)
 
 
+_HALF_POINTS = {"K": 9, "Q": 7, "C": 5, "J": 3}
+
+
+def tarot_ecart(hand: Sequence[str], legal: Sequence[Action]) -> Action | None:
+    """A club player's écart, one card at a time: void the short suits that hold no king (their
+    cards would fall to the defence's kings; in the écart their points are the taker's), the
+    shortest first and its honours first; then the small cards of the suits with a king; a
+    trump only when the rules force it, the lowest."""
+    cards = [a["card"] for a in legal if a["type"] == "discard"]
+    if not cards:
+        return None
+    length = {s: sum(1 for c in hand if _tarot_suit(c) == s) for s in SUITS}
+
+    def key(card: str) -> tuple[int, int, int, int]:
+        suit = _tarot_suit(card)
+        if suit not in length:
+            return (3, 0, 0, _tarot_power(card))
+        guarded = "K" + suit in hand
+        return (int(guarded), length[suit], -_HALF_POINTS.get(card[0], 1), _tarot_power(card))
+
+    return {"type": "discard", "card": min(cards, key=key)}
+
+
 class TarotAdapter(Adapter):
     def knowledge(
         self, game: Game, view: Mapping[str, Any], events: Sequence[Event]
@@ -472,6 +495,11 @@ class TarotAdapter(Adapter):
             "redeal_seat": (view.get("redeal") or {}).get("seat"),
         }
         return game.from_json(data)
+
+    def policy(self, game: Game, state: Any, seat: int) -> Action | None:
+        if str(state.phase.value) != "ecart":
+            return None
+        return tarot_ecart(state.hands[seat], game.legal_actions(state, seat))
 
     def utility(self, event: Event, seat: int) -> float | None:
         kind = event.get("type")

@@ -22,7 +22,8 @@ from tablee.tables.records import (
     TableRecord,
 )
 
-from .repo import StaleVersion, Store, hash_token
+from .repo import Store, hash_token
+from .writes import StaleVersion
 
 __all__ = [
     "BOT",

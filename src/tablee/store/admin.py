@@ -10,10 +10,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from tablee.tables.records import MAX_ID, PLAYER, TableRecord
 
 from . import models as m
+from .names import NameTaken, name_key
 from .repo import Store
 
 
@@ -51,6 +53,8 @@ class PlayerSummary:
     seats: int
     #: finished games played
     played: int
+    #: an account (a password set), not a guest
+    claimed: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,7 @@ class AdminStore:
         banned: bool | None = None,
         limit: int = 100,
         offset: int = 0,
+        claimed: bool | None = None,
     ) -> tuple[list[PlayerSummary], int]:
         """Players whose name holds ``q`` (any case; a number also matches the id), newest first."""
         seats = (
@@ -169,6 +174,9 @@ class AdminStore:
             conds.append(cond)
         if banned is not None:
             conds.append(m.Player.banned.is_(banned))
+        if claimed is not None:
+            has = m.Player.password_hash.is_not(None)
+            conds.append(has if claimed else m.Player.password_hash.is_(None))
         query = select(m.Player, seats.label("seats"), played.label("played")).where(*conds)
         async with self.store.session() as s:
             total = await _count(s, select(m.Player.id).where(*conds))
@@ -176,16 +184,32 @@ class AdminStore:
                 await s.execute(query.order_by(m.Player.id.desc()).limit(limit).offset(offset))
             ).all()
             return [
-                PlayerSummary(p.id, p.name, p.created_at, p.banned, int(n or 0), int(g or 0))
+                PlayerSummary(
+                    p.id,
+                    p.name,
+                    p.created_at,
+                    p.banned,
+                    int(n or 0),
+                    int(g or 0),
+                    p.password_hash is not None,
+                )
                 for p, n, g in rows
             ], total
 
     async def rename_player(self, player_id: int, name: str) -> bool:
-        async with self.store.session() as s, s.begin():
-            result = await s.execute(
-                update(m.Player).where(m.Player.id == player_id).values(name=name)
-            )
-            return bool(result.rowcount)  # type: ignore[attr-defined]
+        """``NameTaken`` when another player's name has the same key (``store.names``); the
+        player's own name in another case is theirs to take."""
+        key = name_key(name)
+        try:
+            async with self.store.session() as s, s.begin():
+                if await self.store._name_taken(s, key, other_than=player_id):
+                    raise NameTaken(name)
+                result = await s.execute(
+                    update(m.Player).where(m.Player.id == player_id).values(name=name, name_key=key)
+                )
+                return bool(result.rowcount)  # type: ignore[attr-defined]
+        except IntegrityError:
+            raise NameTaken(name) from None
 
     # -- the audit log ---------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     TypeDecorator,
 )
 from sqlalchemy import Table as Table_
@@ -79,10 +80,38 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
+    #: the name without case or Unicode look-alikes (``store.names``), unique: null only for a row
+    #: written by hand
+    name_key: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: sha256 of the bearer token; the token itself is never stored
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     banned: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: an account: the Argon2id hash of its password (None: a guest, known by its token only)
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+Index("uq_players_name_key", Player.name_key, unique=True)
+
+
+class Session(Base):
+    """An account's login: an opaque bearer token (its sha256 here), valid until it expires or is
+    revoked (logout deletes the row)."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: the address and browser that logged in (shown to the player and the admins)
+    ip: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    user_agent: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class Table(Base):
@@ -112,6 +141,8 @@ class Table(Base):
     wins: Mapped[list[Any]] = mapped_column(JSON)
     #: seats that asked for a rematch of the finished game
     rematch_votes: Mapped[list[Any]] = mapped_column(JSON)
+    #: "classée" (True) or "amicale": a rated table's games between people move their ratings
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
@@ -128,6 +159,8 @@ class Seat(Base):
     player_id: Mapped[int | None] = mapped_column(
         ForeignKey("players.id"), nullable=True, index=True
     )
+    #: a bot seat's robot level (``tablee.bots.levels``); null: the débutant
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class ActionRow(Base):
@@ -146,6 +179,8 @@ class ActionRow(Base):
     #: player | timer | bot
     source: Mapped[str] = mapped_column(String(8))
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
+    #: a player's move: its idempotency key (the player and the ``act``'s id, hashed)
+    request: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class DealScore(Base):
@@ -184,6 +219,9 @@ class Result(Base):
     #: for a game finished before they were kept, dealt with the table's other options and the
     #: default first dealer
     options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the game moved its players' ratings: a rated table, every seat a person's from the first
+    #: move to the last (no robot seat, no move made by a robot)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class ResultSeat(Base):
@@ -223,3 +261,45 @@ class AuditEntry(Base):
 
 
 Index("ix_audit_log_target", AuditEntry.target_type, AuditEntry.target_id)
+
+
+class Rating(Base):
+    """A player's rating at one game (Weng-Lin: ``tablee.ratings``) and the rated games it
+    counts."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    played: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+Index("ix_ratings_game", Rating.game)
+
+
+class RatingChange(Base):
+    """What one rated game did to one player's rating (the history; ``tablee ratings recompute``
+    rebuilds ``ratings`` and these rows from the results)."""
+
+    __tablename__ = "rating_changes"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+Index("ix_rating_changes_player", RatingChange.player_id, RatingChange.game, RatingChange.at)

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Integer, bindparam, cast, event, func, insert, select, update
+from sqlalchemy import Connection, Integer, cast, event, func, select, update
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -24,6 +21,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from tablee.tables.records import (
+    FINISHED,
     MAX_ID,
     PLAYER,
     WAITING,
@@ -36,98 +34,11 @@ from tablee.tables.records import (
 )
 
 from . import models as m
+from .names import NameReserved, NameTaken, name_key, reserved
+from .rows import player_record
+from .writes import TableWrite, TableWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-#: most table writes committed together
-BATCH = 256
-
-
-TABLES = m.cast_table(m.Table)
-SEATS = m.cast_table(m.Seat)
-ACTIONS = m.cast_table(m.ActionRow)
-DEALS = m.cast_table(m.DealScore)
-RESULTS = m.cast_table(m.Result)
-RESULT_SEATS = m.cast_table(m.ResultSeat)
-#: the mutable part of a table row, written only over the version it was read at
-_UPDATE_TABLE = (
-    update(TABLES)
-    .where(TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_expected"))
-    .values(
-        {
-            name: bindparam(name)
-            for name in (
-                "status",
-                "options",
-                "game_no",
-                "seed",
-                "deck",
-                "version",
-                "deadline",
-                "outcome",
-                "wins",
-                "rematch_votes",
-                "turn_seconds",
-                "updated_at",
-            )
-        }
-    )
-)
-_UPDATE_SEAT = (
-    update(SEATS)
-    .where(SEATS.c.table_id == bindparam("b_table"), SEATS.c.seat == bindparam("b_seat"))
-    .values(kind=bindparam("kind"), player_id=bindparam("player_id"))
-)
-
-
-@dataclass(frozen=True)
-class TableWrite:
-    table: TableRecord
-    expected_version: int
-    seats: bool
-    action: LoggedAction | None = None
-    deal_events: list[dict[str, Any]] = field(default_factory=list)
-
-
-def _table_params(t: TableRecord, expected: int) -> dict[str, Any]:
-    return {
-        "b_id": t.id,
-        "b_expected": expected,
-        "status": t.status,
-        "options": t.options,
-        "game_no": t.game_no,
-        "seed": t.seed,
-        "deck": t.deck,
-        "version": t.version,
-        "deadline": t.deadline,
-        "outcome": t.outcome,
-        "wins": t.wins,
-        "rematch_votes": t.rematch_votes,
-        "turn_seconds": t.turn_seconds,
-        "updated_at": m.now(),
-    }
-
-
-def _action_row(w: TableWrite) -> dict[str, Any]:
-    a, t = w.action, w.table
-    assert a is not None
-    return {
-        "table_id": t.id,
-        "game_no": t.game_no,
-        "seq": a.seq,
-        "seat": a.seat,
-        "action": a.action,
-        "version": t.version,
-        "source": a.source,
-        "at": a.at or m.now(),
-    }
-
-
-class _SomeStale(Exception):
-    """A batch met a stale write: it is redone one write per transaction."""
-
-
-class StaleVersion(RuntimeError):
-    """The table changed since it was read (another writer won): reload and try again."""
 
 
 def hash_token(token: str) -> str:
@@ -187,14 +98,11 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
         outcome=r.outcome,
         wins=list(r.wins),
         rematch_votes=list(r.rematch_votes),
+        rated=r.rated,
         created_at=r.created_at,
         seats=seats,
         creator_name=creator_name,
     )
-
-
-def _player(row: m.Player) -> PlayerRecord:
-    return PlayerRecord(id=row.id, name=row.name, created_at=row.created_at, banned=row.banned)
 
 
 class Store:
@@ -202,20 +110,14 @@ class Store:
         self.url = url
         self.engine = make_engine(url, schema)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._pending: list[tuple[TableWrite, asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
-        #: group commit counters: transactions, and table writes they carried
-        self.commits = 0
-        self.writes = 0
+        self._writes = TableWriter(self.engine)
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
-        if self._writer is not None:
-            with contextlib.suppress(BaseException):
-                await self._writer
+        await self._writes.close()
         await self.engine.dispose()
 
     def session(self) -> AsyncSession:
@@ -229,25 +131,54 @@ class Store:
     # -- players ---------------------------------------------------------------------------------
 
     async def create_player(self, name: str) -> tuple[PlayerRecord, str]:
-        """A new guest player and its bearer token (returned once, stored hashed)."""
+        """A new guest player and its bearer token (returned once, stored hashed). ``NameTaken``
+        when another player's name has the same key (``store.names``)."""
+        if reserved(name):
+            raise NameReserved(name)
         token = secrets.token_urlsafe(32)
-        async with self._sessions.begin() as s:
-            row = m.Player(name=name, token_hash=hash_token(token), created_at=m.now())
-            s.add(row)
-            await s.flush()
-            return _player(row), token
+        key = name_key(name)
+        try:
+            async with self._sessions.begin() as s:
+                if await self._name_taken(s, key):
+                    raise NameTaken(name)
+                row = m.Player(
+                    name=name, name_key=key, token_hash=hash_token(token), created_at=m.now()
+                )
+                s.add(row)
+                await s.flush()
+                return player_record(row), token
+        except IntegrityError:
+            # the same name written between our look and our insert
+            async with self._sessions() as s:
+                if await self._name_taken(s, key):
+                    raise NameTaken(name) from None
+            raise
+
+    async def _name_taken(self, s: AsyncSession, key: str, other_than: int | None = None) -> bool:
+        q = select(m.Player.id).where(m.Player.name_key == key)
+        if other_than is not None:
+            q = q.where(m.Player.id != other_than)
+        return (await s.scalar(q.limit(1))) is not None
 
     async def player_by_token(self, token: str) -> PlayerRecord | None:
+        """The guest whose token this is, or the account of an unexpired session's token."""
+        digest = hash_token(token)
         async with self._sessions() as s:
-            row = await s.scalar(select(m.Player).where(m.Player.token_hash == hash_token(token)))
-            return None if row is None else _player(row)
+            row = await s.scalar(select(m.Player).where(m.Player.token_hash == digest))
+            if row is None:
+                row = await s.scalar(
+                    select(m.Player)
+                    .join(m.Session, m.Session.player_id == m.Player.id)
+                    .where(m.Session.token_hash == digest, m.Session.expires_at > m.now())
+                )
+            return None if row is None else player_record(row)
 
     async def player(self, player_id: int) -> PlayerRecord | None:
         if not 0 < player_id <= MAX_ID:
             return None  # no such row can exist, and the driver would refuse the number
         async with self._sessions() as s:
             row = await s.get(m.Player, player_id)
-            return None if row is None else _player(row)
+            return None if row is None else player_record(row)
 
     async def set_banned(self, player_id: int, banned: bool) -> None:
         async with self._sessions.begin() as s:
@@ -285,6 +216,7 @@ class Store:
                 outcome=None,
                 wins=[0] * spec.players,
                 rematch_votes=[],
+                rated=spec.rated,
                 created_at=m.now(),
                 updated_at=m.now(),
             )
@@ -293,7 +225,11 @@ class Store:
             for seat in spec.seats:
                 s.add(
                     m.Seat(
-                        table_id=row.id, seat=seat.seat, kind=seat.kind, player_id=seat.player_id
+                        table_id=row.id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        player_id=seat.player_id,
+                        level=seat.level,
                     )
                 )
             table_id = row.id
@@ -343,6 +279,27 @@ class Store:
             )
             return list((await s.scalars(q)).all())
 
+    async def open_counts(self, player_id: int) -> tuple[int, int]:
+        """What a player has open: waiting tables they created, and seats they hold at tables
+        that are not over."""
+        async with self._sessions() as s:
+            waiting = await s.scalar(
+                select(func.count())
+                .select_from(m.Table)
+                .where(m.Table.creator_id == player_id, m.Table.status == WAITING)
+            )
+            seats = await s.scalar(
+                select(func.count())
+                .select_from(m.Seat)
+                .join(m.Table, m.Table.id == m.Seat.table_id)
+                .where(
+                    m.Seat.player_id == player_id,
+                    m.Seat.kind == PLAYER,
+                    m.Table.status != FINISHED,
+                )
+            )
+            return int(waiting or 0), int(seats or 0)
+
     async def _records(self, s: AsyncSession, rows: Sequence[m.Table]) -> list[TableRecord]:
         if not rows:
             return []
@@ -357,7 +314,9 @@ class Store:
         ).all()
         seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
         for seat, name in seat_rows:
-            seats[seat.table_id].append(SeatRecord(seat.seat, seat.kind, seat.player_id, name))
+            seats[seat.table_id].append(
+                SeatRecord(seat.seat, seat.kind, seat.player_id, name, seat.level)
+            )
         creators = {r.creator_id for r in rows if r.creator_id is not None}
         names: dict[int, str] = {}
         if creators:
@@ -397,23 +356,35 @@ class Store:
                     .order_by(m.ActionRow.seq)
                 )
                 rows = [
-                    LoggedAction(a.seq, a.seat, a.action, a.source, a.at, a.version)
+                    LoggedAction(a.seq, a.seat, a.action, a.source, a.at, a.version, a.request)
                     for a in (await s.scalars(q)).all()
                 ]
             only_moves = row.game_no == known.game_no and [a.version for a in rows] == list(
                 range(known.version + 1, row.version + 1)
             )
             if only_moves:
-                seats = [SeatRecord(x.seat, x.kind, x.player_id, x.name) for x in known.seats]
+                seats = [
+                    SeatRecord(x.seat, x.kind, x.player_id, x.name, x.level) for x in known.seats
+                ]
                 return _record(row, seats, known.creator_name), rows
             return (await self._records(s, [row]))[0], rows
 
-    # -- table writes (group commit) ---------------------------------------------------------
+    # -- table writes (group commit: ``writes.py``) ------------------------------------------
+
+    @property
+    def commits(self) -> int:
+        """Transactions of table writes since start-up."""
+        return self._writes.commits
+
+    @property
+    def writes(self) -> int:
+        """Table writes since start-up (each in one of ``commits``)."""
+        return self._writes.writes
 
     async def save_table(self, t: TableRecord, expected_version: int, seats: bool = True) -> None:
         """Write a table's changed row (and seats) if nobody wrote it since ``expected_version``;
         raises ``StaleVersion`` (having written nothing) otherwise."""
-        await self._write(TableWrite(t, expected_version, seats))
+        await self._writes.write(TableWrite(t, expected_version, seats))
 
     async def record_action(
         self,
@@ -427,146 +398,7 @@ class Store:
         status, the deals it ended and, when it ends the game, the result. Raises
         ``StaleVersion`` (having written nothing) if the table moved on since
         ``expected_version``."""
-        await self._write(TableWrite(t, expected_version, seats, action, list(deal_events)))
-
-    async def _write(self, w: TableWrite) -> None:
-        """Group commit: table writes that arrive while a commit is on its way share the next
-        transaction (one fsync for many tables). Each write is still all-or-nothing: a stale one
-        writes nothing and is told so; any other failure makes every write of that batch retry
-        alone, in its own transaction. Returns once the write is committed."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((w, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._drain())
-        await asyncio.shield(future)
-
-    async def _drain(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
-            self.commits += 1
-            self.writes += len(batch)
-            try:
-                outcome = await self._commit([w for w, _ in batch])
-            except Exception:
-                outcome = []
-                for w, _ in batch:
-                    try:
-                        outcome += await self._commit([w])
-                    except Exception as exc:
-                        outcome.append(exc)
-            for (_, future), error in zip(batch, outcome, strict=True):
-                if future.done():
-                    continue
-                if error is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(error)
-
-    async def _commit(self, batch: list[TableWrite]) -> list[BaseException | None]:
-        """One transaction for ``batch``; the error of each write (a stale one), or None."""
-        out: list[BaseException | None] = []
-        async with self.engine.begin() as conn:
-            done: list[TableWrite] = []
-            if len(batch) > 1 and conn.dialect.supports_sane_multi_rowcount:
-                # every table row in one statement (one trip to SQLite's thread, not one each);
-                # if any of them is stale, this transaction is dropped and each write goes alone
-                params = [_table_params(w.table, w.expected_version) for w in batch]
-                result = await conn.execute(_UPDATE_TABLE, params)
-                if result.rowcount != len(batch):
-                    raise _SomeStale
-                out, done = [None] * len(batch), list(batch)
-            for w in batch if not done else ():
-                t = w.table
-                result = await conn.execute(_UPDATE_TABLE, _table_params(t, w.expected_version))
-                if result.rowcount != 1:
-                    out.append(StaleVersion(f"table {t.id} is no longer at v{w.expected_version}"))
-                    continue
-                out.append(None)
-                done.append(w)
-            for w in done:
-                t = w.table
-                if w.seats:
-                    await conn.execute(
-                        _UPDATE_SEAT,
-                        [
-                            {
-                                "b_table": t.id,
-                                "b_seat": s.seat,
-                                "kind": s.kind,
-                                "player_id": s.player_id,
-                            }
-                            for s in t.seats
-                        ],
-                    )
-            rows = [_action_row(w) for w in done if w.action is not None]
-            if rows:
-                await conn.execute(insert(ACTIONS), rows)
-            for w in done:
-                if w.deal_events:
-                    await self._add_deals(conn, w)
-                if w.action is not None and w.table.status == "finished" and w.table.outcome:
-                    await self._add_result(conn, w)
-        return out
-
-    async def _add_deals(self, conn: AsyncConnection, w: TableWrite) -> None:
-        t, action = w.table, w.action
-        assert action is not None
-        deals = DEALS
-        count = await conn.scalar(
-            select(func.count())
-            .select_from(deals)
-            .where(deals.c.table_id == t.id, deals.c.game_no == t.game_no)
-        )
-        at = action.at or m.now()
-        await conn.execute(
-            insert(deals),
-            [
-                {
-                    "table_id": t.id,
-                    "game_no": t.game_no,
-                    "deal": i,
-                    "seq": action.seq,
-                    "event": ev,
-                    "at": at,
-                }
-                for i, ev in enumerate(w.deal_events, (count or 0) + 1)
-            ],
-        )
-
-    async def _add_result(self, conn: AsyncConnection, w: TableWrite) -> None:
-        t = w.table
-        assert t.outcome is not None and w.action is not None
-        at = w.action.at or m.now()
-        await conn.execute(
-            insert(RESULTS),
-            {
-                "table_id": t.id,
-                "game_no": t.game_no,
-                "game": t.game,
-                "outcome": t.outcome,
-                "finished_at": at,
-                "seed": t.seed,
-                "deck": t.deck,
-                "options": t.options,
-            },
-        )
-        scores = t.outcome.get("scores") or []
-        winners = set(t.outcome.get("winners") or [])
-        rows = []
-        for seat in t.seats:
-            score = scores[seat.seat] if seat.seat < len(scores) else None
-            rows.append(
-                {
-                    "table_id": t.id,
-                    "game_no": t.game_no,
-                    "seat": seat.seat,
-                    "kind": seat.kind,
-                    "player_id": seat.player_id if seat.kind == PLAYER else None,
-                    "score": score if isinstance(score, int | float) else None,
-                    "won": seat.seat in winners,
-                }
-            )
-        await conn.execute(insert(RESULT_SEATS), rows)
+        await self._writes.write(TableWrite(t, expected_version, seats, action, list(deal_events)))
 
     async def actions(
         self, table_id: int, game_no: int, after: int = 0, upto: int | None = None
@@ -587,7 +419,7 @@ class Store:
             if upto is not None:
                 q = q.where(m.ActionRow.version <= upto)
             return [
-                LoggedAction(r.seq, r.seat, r.action, r.source, r.at, r.version)
+                LoggedAction(r.seq, r.seat, r.action, r.source, r.at, r.version, r.request)
                 for r in (await s.scalars(q)).all()
             ]
 

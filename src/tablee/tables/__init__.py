@@ -32,6 +32,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
+    from .accounts import Accounts
     from .broker import Broker, LocalBroker
     from .changes import closed_reason
     from .live import LiveTable, Subscriber
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 
 #: names served on first use, and the module that defines each
 _LAZY = {
+    "Accounts": ".accounts",
     "Broker": ".broker",
     "LocalBroker": ".broker",
     "LiveTable": ".live",
@@ -70,6 +72,7 @@ __all__ = [
     "PLAYER",
     "PLAYING",
     "WAITING",
+    "Accounts",
     "AdminQueries",
     "Broker",
     "LeaderboardRow",

@@ -97,6 +97,7 @@ class Cluster(Coordination):
         if isinstance(self.broker, RedisBroker):
             self.broker.on_presence = self._heard_presence
             self.broker.on_ban = lambda player_id: host.banned_elsewhere([player_id])
+            self.broker.on_logout = host.logged_out_elsewhere
 
     async def start(self) -> None:
         """Unlike one process, nothing is loaded here: clients load the tables they open and the
@@ -146,6 +147,10 @@ class Cluster(Coordination):
     async def share_ban(self, player_id: int) -> None:
         if isinstance(self.broker, RedisBroker):
             await self.broker.publish_ban(player_id)
+
+    async def share_logout(self, player_id: int) -> None:
+        if isinstance(self.broker, RedisBroker):
+            await self.broker.publish_ban(player_id, logout=True)
 
     async def _check_bans(self) -> None:
         """Every few seconds: close the sockets of banned players (a ban whose message this

@@ -7,6 +7,7 @@ manager, asked at the few points where that matters.
   False when another process makes it;
 - ``published(live)``: a change was committed here (tell the others); ``heard`` on the host is
   the way back in, when another process committed one;
+- ``fresh``, ``reading``: the catch-up a read needs;
 - presence (``presence_changed``, ``remote_players``), bans (``share_ban``), loading
   (``loaded``), and ``start``/``close`` (what runs beside the tables: a poller...).
 
@@ -64,6 +65,8 @@ class Host(Protocol):
 
     def banned_elsewhere(self, player_ids: Iterable[int]) -> None: ...
 
+    def logged_out_elsewhere(self, player_id: int) -> None: ...
+
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> object: ...
 
 
@@ -94,15 +97,12 @@ class Coordination:
         async with self.writing(live):
             yield True
 
-    @contextlib.asynccontextmanager
-    async def reading(self, live: LiveTable) -> AsyncIterator[None]:
-        """A copy fit to show a client that asked (``sync``): others may have written since."""
-        if not self.shared:
-            yield
-            return
-        async with live.lock:
-            await self.fresh(live)
-            yield
+    async def reading(self, live: LiveTable) -> None:
+        """Makes the copy fit to show a client that asked (``sync``): when others may have
+        written since, it catches up under the table's lock."""
+        if self.shared:
+            async with live.lock:
+                await self.fresh(live)
 
     async def fresh(self, live: LiveTable) -> None:
         """Under the table's lock: catch up with what other processes wrote, if they may have."""
@@ -127,6 +127,9 @@ class Coordination:
 
     async def share_ban(self, player_id: int) -> None:
         """An admin of this process banned the player: tell the other processes."""
+
+    async def share_logout(self, player_id: int) -> None:
+        """The player logged out everywhere through this process: tell the other processes."""
 
 
 class Alone(Coordination):

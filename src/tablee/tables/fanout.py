@@ -14,12 +14,13 @@ from collections.abc import Callable, Collection, Iterable
 from datetime import datetime
 from typing import Any
 
+from tablee.bots.levels import DEBUTANT
 from tablee.engine import Event, visible_events
 from tablee.games import get_game
 from tablee.protocol import dumps
 
 from .live import LiveTable, Subscriber
-from .records import EMPTY, FINISHED, PLAYER, PLAYING, TableRecord
+from .records import BOT, EMPTY, FINISHED, PLAYER, PLAYING, TableRecord
 
 #: a placeholder for ``info`` in a state message whose info is joined to it as text
 _NO_INFO: dict[str, Any] = {}
@@ -45,8 +46,8 @@ class FanOut:
             pid = sub.player_id
             if pid is not None:
                 live.presence[pid] += 1
-                if live.presence[pid] == 1 and live.rec.seat_of(pid) is not None:
-                    # the seat's "connected" flag changed: tell the others
+                if live.presence[pid] == 1:
+                    # the seat's "connected" flag, or the spectators shown, changed: tell the others
                     self.tell(live, [], exclude=sub)
         sub.send(self.state_text(live, self.seat_of(live, sub)))
 
@@ -59,8 +60,7 @@ class FanOut:
             live.presence[pid] -= 1
             if live.presence[pid] <= 0:
                 del live.presence[pid]
-                if live.rec.seat_of(pid) is not None:
-                    self.tell(live, [])
+                self.tell(live, [])
         return True
 
     def seat_of(self, live: LiveTable, sub: Subscriber) -> int | None:
@@ -115,6 +115,7 @@ class FanOut:
 
     def info(self, live: LiveTable | TableRecord) -> dict[str, Any]:
         """A table's public description (lobby, REST, the ``info`` block of states)."""
+        watching: LiveTable | None = live if isinstance(live, LiveTable) else None
         if isinstance(live, LiveTable):
             rec, present = live.rec, live.presence
         else:
@@ -122,6 +123,7 @@ class FanOut:
             cached = self.cached(rec.id)
             if cached is not None and cached.rec.version >= rec.version:
                 rec, present = cached.rec, cached.presence
+                watching = cached
         remote = self.remote(rec.id)
         game = get_game(rec.game)
         return {
@@ -146,6 +148,7 @@ class FanOut:
                     "name": s.name if s.kind == PLAYER else None,
                     "connected": s.kind == PLAYER
                     and (present.get(s.player_id or 0, 0) > 0 or s.player_id in remote),
+                    "level": (s.level or DEBUTANT) if s.kind == BOT else None,
                 }
                 for s in rec.seats
             ],
@@ -154,7 +157,27 @@ class FanOut:
             "rematch_votes": list(rec.rematch_votes),
             "wins": list(rec.wins),
             "created_at": _iso(rec.created_at),
+            "watchers": _watchers(watching),
+            # a robot seat (from the start, or a seat handed over mid-game) makes the game amicale
+            "rated": rec.rated and not any(s.kind == BOT for s in rec.seats),
         }
+
+
+def _watchers(live: LiveTable | None) -> dict[str, Any]:
+    """Who watches a table without a seat (this process's connections): how many, and the names
+    of those who said hello (one name per person, however many tabs)."""
+    if live is None:
+        return {"count": 0, "names": []}
+    names: dict[int, str] = {}
+    anonymous = 0
+    for sub in live.subscribers:
+        pid = sub.player_id
+        if pid is None:
+            anonymous += 1
+        elif live.rec.seat_of(pid) is None:
+            name = getattr(getattr(sub, "player", None), "name", None)
+            names[pid] = str(name) if name else f"#{pid}"
+    return {"count": len(names) + anonymous, "names": sorted(names.values(), key=str.casefold)}
 
 
 def _iso(value: datetime | None) -> str | None:

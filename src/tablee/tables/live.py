@@ -10,13 +10,40 @@ changed in place (``apply`` returns a new one), so its answers hold for as long 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+import hashlib
+import json
+from collections import Counter, OrderedDict
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from tablee.engine import Action, Game
+from tablee.engine import Action, Event, Game
+from tablee.protocol import ErrorCode
 
-from .records import PLAYING, TableRecord
+from .records import PLAYING, LoggedAction, TableRecord
+
+#: the answers to players' moves a table remembers (their idempotency keys): a re-sent ``act`` is
+#: a retry of one of the last moves, never of a move this far back
+REMEMBERED_REQUESTS = 512
+
+#: the first answer to a move: the version it made (an ``ack``), or the refusal (code, message)
+Answer = int | tuple[ErrorCode, str]
+
+
+def request_key(
+    player_id: int, message_id: Any, action: Any = None, version: int | None = None
+) -> str | None:
+    """A move's idempotency key: the player and the ``act`` as sent (its id, action and expected
+    version), hashed to a fixed size (an id may be long; the key is stored with the log row).
+    None: no id, no key.
+
+    A retry sends the very same ``act``; a client that numbers its moves from 1 on every
+    connection sends a new move with an old id but another action or version, which must not
+    be taken for a retry (with ``version`` that can never happen: versions only grow)."""
+    if message_id is None:
+        return None
+    # json, not orjson: an id may hold an integer beyond 64 bits
+    text = json.dumps([player_id, message_id, action, version], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class Subscriber(Protocol):
@@ -45,10 +72,27 @@ class LiveTable:
         self.presence: Counter[int] = Counter()
         self.timer: asyncio.TimerHandle | None = None
         self.bot_task: asyncio.Task[None] | None = None
+        #: the current game's events, as its moves told them (rebuilt from the log when the table
+        #: is loaded): a confirmé robot reads the current deal's, as its seat saw them
+        self.history: list[Event] = []
         #: the state the answers below belong to
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None
         self._legal: dict[int, list[Action]] = {}
+        #: the first answer to each recent move by its idempotency key (``request_key``)
+        self.requests: OrderedDict[str, Answer] = OrderedDict()
+
+    def remember(self, key: str | None, answer: Answer) -> None:
+        if key is None or key in self.requests:
+            return
+        self.requests[key] = answer
+        if len(self.requests) > REMEMBERED_REQUESTS:
+            self.requests.popitem(last=False)
+
+    def remember_rows(self, rows: list[LoggedAction]) -> None:
+        """The keys of logged moves (loaded, or caught up with from another process)."""
+        for row in rows:
+            self.remember(row.request, row.version)
 
     @property
     def id(self) -> int:
@@ -58,18 +102,22 @@ class LiveTable:
         """The seats the table waits on: none unless a game is being played."""
         if self.state is None or self.rec.status != PLAYING:
             return ()
+        if self._known is self.state and self._to_act is not None:
+            return self._to_act
         return self.waiting()
 
     def waiting(self) -> tuple[int, ...]:
         """The game's own ``to_act`` of the current state, whatever the table's status."""
-        self._current()
+        if self._known is not self.state:
+            self._forget()
         if self._to_act is None:
             self._to_act = tuple(self.game.to_act(self.state))
         return self._to_act
 
     def legal(self, seat: int) -> list[Action]:
         """The game's legal actions of ``seat`` in the current state (shared: not to be changed)."""
-        self._current()
+        if self._known is not self.state:
+            self._forget()
         found = self._legal.get(seat)
         if found is None:
             found = self._legal[seat] = self.game.legal_actions(self.state, seat)
@@ -83,7 +131,10 @@ class LiveTable:
         to_act: tuple[int, ...] | None = None,
         legal: dict[int, list[Action]] | None = None,
     ) -> None:
-        """The table at a new version, with what is already known of its state."""
+        """The table at a new version, with what is already known of its state. Another game
+        (or none) starts its ``history`` afresh."""
+        if state is None or self.state is None or rec.game_no != self.rec.game_no:
+            self.history = []
         self.rec, self.seq = rec, seq
         if state is not self.state:
             self.state = state
@@ -91,8 +142,8 @@ class LiveTable:
             self._to_act = to_act
             self._legal = dict(legal) if legal else {}
 
-    def _current(self) -> None:
-        if self._known is not self.state:  # set from outside ``advance`` (tests, replays)
-            self._known = self.state
-            self._to_act = None
-            self._legal = {}
+    def _forget(self) -> None:
+        """The state was set from outside ``advance`` (tests, replays): nothing is known of it."""
+        self._known = self.state
+        self._to_act = None
+        self._legal = {}

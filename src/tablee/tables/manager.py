@@ -21,7 +21,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any
 
 from tablee import bots
@@ -34,11 +34,12 @@ from tablee.store import Store
 from .broker import Broker
 from .changes import Change, Edit, begin, closed_reason, edit, player_move, replay
 from .coordination import Alone, Coordination
-from .errors import TableError
+from .errors import Repeated, TableError
 from .fanout import FanOut
-from .live import LiveTable, Subscriber, utcnow
+from .live import LiveTable, Subscriber, request_key, utcnow
 from .pipeline import MoveHook, Pipeline
 from .records import EMPTY, FINISHED, WAITING, NewTable, PlayerRecord, TableRecord
+from .robots import Robots
 from .scheduler import BotPolicy, Scheduler
 from .seats import (
     MAX_TURN_SECONDS,
@@ -73,6 +74,7 @@ class TableManager:
         bot_delay: float = 0.5,
         bot_policy: BotPolicy = bots.play,
         coordination: Coordination | None = None,
+        robots: Robots | None = None,
     ) -> None:
         if coordination is not None and broker is not None:
             raise ValueError("a coordination brings its own broker")
@@ -82,12 +84,17 @@ class TableManager:
         self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.fanout = FanOut(self.cached, self.coordination.remote_players)
-        self.scheduler = Scheduler(self.coordination, self.spawn, bot_delay, bot_policy)
+        #: where confirmé robots think (None: they play as débutants)
+        self.robots = robots
+        self.scheduler = Scheduler(self.coordination, self.spawn, bot_delay, bot_policy, robots)
         self.pipeline = Pipeline(store, self.coordination, self.fanout, self.scheduler, self.forget)
         self.scheduler.commit_held = self.pipeline.commit_held
         #: called with the id of a player banned by an admin of another process (the app closes
         #: that player's sockets here)
         self.ban_hooks: list[Callable[[int], object]] = []
+        #: called with the id of a player who logged out everywhere through another process (the
+        #: app closes that player's sockets here)
+        self.logout_hooks: list[Callable[[int], object]] = []
         #: the players with a socket open on this process (the app sets it)
         self.connected_players: Callable[[], Iterable[int]] = tuple
         self.coordination.bind(self)
@@ -124,6 +131,8 @@ class TableManager:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        if self.robots is not None:
+            self.robots.close()
         await self.coordination.close()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
@@ -186,8 +195,10 @@ class TableManager:
             live = LiveTable(rec, game, None, 0)
         else:
             rows = await self.store.actions(rec.id, rec.game_no, upto=rec.version)
-            state, seq, _ = replay(rec, game, None, 0, rows)
+            state, seq, history = replay(rec, game, None, 0, rows)
             live = LiveTable(rec, game, state, seq)
+            live.remember_rows(rows)
+            live.history = history
         await self.coordination.loaded(live)
         return live
 
@@ -236,6 +247,18 @@ class TableManager:
                 except Exception:
                     log.exception("a ban hook failed for player %s", player_id)
 
+    def logged_out_elsewhere(self, player_id: int) -> None:
+        for hook in self.logout_hooks:
+            try:
+                hook(player_id)
+            except Exception:
+                log.exception("a logout hook failed for player %s", player_id)
+
+    async def share_logout(self, player_id: int) -> None:
+        """The player logged out everywhere through this process (its sockets here are closed):
+        tell the other processes, as for a ban."""
+        await self.coordination.share_logout(player_id)
+
     async def share_ban(self, player_id: int) -> None:
         """An admin of this process banned the player (and closed their sockets here): tell the
         other processes."""
@@ -255,9 +278,12 @@ class TableManager:
         *,
         seed: int | None = None,
         deck: list[str] | None = None,
+        rated: bool | None = None,
+        bot_levels: Mapping[int, str] | None = None,
     ) -> LiveTable:
         """A new table with the creator in the first seat that is not a bot; it starts at once
-        when that fills it. ``seed`` and ``deck`` are for tests and replays only.
+        when that fills it. ``seed`` and ``deck`` are for tests and replays only. ``rated``:
+        "classée" or "amicale"; by default rated when no seat is a robot's.
 
         Raises ``InvalidOptions`` naming the field at fault."""
         try:
@@ -274,7 +300,8 @@ class TableManager:
         except ValueError as exc:
             raise InvalidOptions("deck" if deck is not None else "options", str(exc)) from None
         opts = g.normalize_options(options)
-        seats = first_seats(players, bots, creator)
+        bots = list(bots)
+        seats = first_seats(players, bots, creator, bot_levels)
         check_turn_seconds(turn_seconds)
         rec = await self.store.create_table(
             NewTable(
@@ -287,6 +314,7 @@ class TableManager:
                 seed=seed,
                 seats=seats,
                 deck=deck,
+                rated=not bots if rated is None else rated,
             )
         )
         live = LiveTable(rec, g, None, 0)
@@ -325,15 +353,37 @@ class TableManager:
         table_id: int,
         action: Any,
         on_accepted: Callable[[], None] | None = None,
-    ) -> Change:
+        *,
+        request_id: Any = None,
+        version: int | None = None,
+    ) -> Change | None:
         """A player's move. Raises ``TableError`` (with the protocol's code) when refused; calls
-        ``on_accepted`` after the commit and before any state is sent."""
+        ``on_accepted`` after the commit and before any state is sent.
+
+        ``request_id`` (the ``act``'s id) is the move's idempotency key for this player and table:
+        sent again, the move gets its first answer again (``on_accepted``, returning None; or the
+        same refusal) and is not applied twice. ``version``: the version the move was decided on
+        (another one is refused as ``stale_version``)."""
         started = time.perf_counter()
         live = await self.get(table_id)
+        key = request_key(player.id, request_id, action, version)
+        decision = player_move(player.id, action, key, version)
         with log_context(live.id, live.rec.seat_of(player.id)):
-            return await self.pipeline.commit(
-                live, player_move(player.id, action), on_accepted=on_accepted, started=started
-            )
+            try:
+                return await self.pipeline.commit(
+                    live, decision, on_accepted=on_accepted, started=started
+                )
+            except Repeated as again:
+                if isinstance(again.answer, tuple):
+                    code, message = again.answer
+                    raise TableError(code, message) from None
+                if on_accepted is not None:
+                    on_accepted()
+                return None
+            except TableError as exc:
+                if exc.code != ErrorCode.CONFLICT:  # busy: a retry may be played
+                    live.remember(key, (exc.code, exc.message))
+                raise
 
     # -- subscribers -----------------------------------------------------------------------------
 
@@ -347,8 +397,7 @@ class TableManager:
 
     async def sync(self, sub: Subscriber, table_id: int) -> None:
         live = await self.get(table_id)
-        async with self.coordination.reading(live):
-            pass
+        await self.coordination.reading(live)
         sub.send(self.fanout.state_text(live, self.fanout.seat_of(live, sub)))
 
     def unsubscribe(self, sub: Subscriber, table_id: int) -> bool:

@@ -119,6 +119,8 @@ class Pipeline:
                 continue
             live.advance(change.rec, change.state, change.seq, change.to_act, change.legal)
             if change.move is not None:
+                live.remember(change.move.request, change.rec.version)
+                live.history += change.events
                 self._moved(live, change, time.perf_counter() - started)
             if on_accepted is not None:
                 on_accepted()
@@ -169,11 +171,16 @@ class Pipeline:
         if rec is None or rec.version == live.rec.version:
             return []
         events: list[Event] = []
+        history: list[Event] = []
         if rec.status == WAITING:
             state, seq = None, 0
         elif rec.game_no == live.rec.game_no and same_game:
             state, seq, events = replay(rec, live.game, live.state, live.seq, rows)
+            history = events
+            live.remember_rows(rows)
         else:
-            state, seq, _ = replay(rec, live.game, None, 0, rows)
+            state, seq, history = replay(rec, live.game, None, 0, rows)
+            live.remember_rows(rows)
         live.advance(rec, state, seq)
+        live.history += history
         return events

@@ -13,10 +13,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from tablee.protocol import ErrorCode
 from tablee.store import Store
 from tablee.store.admin import AdminStore, AuditRecord, GameSeed, PlayerSummary
+from tablee.store.names import NameReserved, NameTaken
 
+from .errors import TableError
 from .records import LeaderboardRow, PlayerRecord, TableRecord
+
+
+def name_taken(name: str) -> TableError:
+    return TableError(
+        ErrorCode.NAME_TAKEN,
+        f"Le nom « {name} » est déjà pris (à la casse ou à des caractères semblables près) :"
+        " choisissez-en un autre.",
+        ("body", "name"),
+    )
 
 
 class Queries:
@@ -30,8 +42,18 @@ class Queries:
     # -- players ---------------------------------------------------------------------------------
 
     async def create_player(self, name: str) -> tuple[PlayerRecord, str]:
-        """A new guest player and its bearer token (returned once, stored hashed)."""
-        return await self._store.create_player(name)
+        """A new guest player and its bearer token (returned once, stored hashed); a name another
+        player has, in any case or Unicode look-alikes, is refused (409 ``name_taken``)."""
+        try:
+            return await self._store.create_player(name)
+        except NameTaken as exc:
+            raise name_taken(exc.name) from None
+        except NameReserved as exc:
+            raise TableError(
+                ErrorCode.NAME_TAKEN,
+                f"Le nom « {exc.name} » est réservé au serveur : choisissez-en un autre.",
+                ("body", "name"),
+            ) from None
 
     async def player_by_token(self, token: str) -> PlayerRecord | None:
         return await self._store.player_by_token(token)
@@ -45,6 +67,10 @@ class Queries:
     async def tables_of_player(self, player_id: int) -> list[int]:
         """The tables where the player holds a seat."""
         return await self._store.tables_of_player(player_id)
+
+    async def open_counts(self, player_id: int) -> tuple[int, int]:
+        """Waiting tables the player created, and seats they hold at tables not over."""
+        return await self._store.open_counts(player_id)
 
     # -- tables ----------------------------------------------------------------------------------
 
@@ -85,12 +111,21 @@ class AdminQueries:
         return await self._admin.game_seeds(table_id)
 
     async def players(
-        self, q: str | None, banned: bool | None, limit: int, offset: int
+        self,
+        q: str | None,
+        banned: bool | None,
+        limit: int,
+        offset: int,
+        claimed: bool | None = None,
     ) -> tuple[list[PlayerSummary], int]:
-        return await self._admin.players(q, banned, limit, offset)
+        return await self._admin.players(q, banned, limit, offset, claimed)
 
     async def rename_player(self, player_id: int, name: str) -> bool:
-        return await self._admin.rename_player(player_id, name)
+        """As at sign-up, a name another player has is refused (409 ``name_taken``)."""
+        try:
+            return await self._admin.rename_player(player_id, name)
+        except NameTaken as exc:
+            raise name_taken(exc.name) from None
 
     async def audit(
         self,

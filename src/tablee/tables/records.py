@@ -26,6 +26,8 @@ class PlayerRecord:
     name: str
     created_at: datetime
     banned: bool = False
+    #: an account (a password set), not a guest
+    claimed: bool = False
 
 
 @dataclass
@@ -35,6 +37,8 @@ class SeatRecord:
     player_id: int | None = None
     #: the player's name (filled by the store on reads; ignored on writes)
     name: str | None = None
+    #: a bot seat's robot level (``tablee.bots.levels``); None: the débutant
+    level: str | None = None
 
 
 @dataclass
@@ -61,6 +65,8 @@ class TableRecord:
     created_at: datetime
     seats: list[SeatRecord] = field(default_factory=list)
     creator_name: str | None = None
+    #: "classée" (True) or "amicale": whether its games between people move their ratings
+    rated: bool = True
 
     def seat_of(self, player_id: int) -> int | None:
         for s in self.seats:
@@ -78,6 +84,9 @@ class LoggedAction:
     at: datetime | None = None
     #: the table's version once applied (set by the store from the table record)
     version: int = 0
+    #: a player's move: its idempotency key (``request_key``), kept with the log row so that a
+    #: re-sent ``act`` is recognised on any process and after a restart
+    request: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +101,7 @@ class NewTable:
     seats: list[SeatRecord]
     status: str = WAITING
     deck: list[str] | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True)

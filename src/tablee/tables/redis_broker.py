@@ -17,7 +17,8 @@ table, one field per process with the players it has there and until when that h
 renews its fields; a dead one's expire), and announced as ``"p <table> <process>"``.
 
 A ban is announced as ``"b <player>"``: every process closes that player's sockets at once (each
-also looks for banned players among its sockets every few seconds, for a message lost).
+also looks for banned players among its sockets every few seconds, for a message lost). A player
+who logs out everywhere is announced the same way as ``"l <player>"``.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ class RedisBroker:
         self.on_presence: PresenceListener | None = None
         #: called with a player's id when an admin (of any process) banned them
         self.on_ban: BanListener | None = None
+        #: called with a player's id when they logged out everywhere (through any process)
+        self.on_logout: BanListener | None = None
         self._redis: redis.Redis | None = None
         self._listener: Listener | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -86,11 +89,11 @@ class RedisBroker:
         except Exception as exc:  # the change is committed; the others catch up by polling
             log.warning("could not publish table %s v%s: %s", table_id, version, exc)
 
-    async def publish_ban(self, player_id: int) -> None:
+    async def publish_ban(self, player_id: int, logout: bool = False) -> None:
         if self._redis is None:
             return
         try:
-            await self._redis.publish(self.channel, f"b {player_id}")
+            await self._redis.publish(self.channel, f"{'l' if logout else 'b'} {player_id}")
         except Exception as exc:  # the others find the ban in the database within seconds
             log.warning("could not announce the ban of player %s: %s", player_id, exc)
 
@@ -195,7 +198,7 @@ class RedisBroker:
         if raw.startswith("p "):
             self._heard_presence(raw)
             return
-        if raw.startswith("b "):
+        if raw.startswith(("b ", "l ")):
             self._heard_ban(raw)
             return
         try:
@@ -228,9 +231,10 @@ class RedisBroker:
         except ValueError:
             log.warning("ignored a malformed message on %s: %r", self.channel, raw)
             return
-        if self.on_ban is not None:
+        listener = self.on_logout if raw.startswith("l ") else self.on_ban
+        if listener is not None:
             try:
-                self.on_ban(player_id)
+                listener(player_id)
             except Exception:
                 log.exception("closing the sockets of banned player %s failed", player_id)
 

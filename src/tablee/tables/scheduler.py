@@ -10,7 +10,9 @@ the move's own events); if the same seats are still to act afterwards (e.g. a dr
 pass), the deadline has already passed and the table goes on at once.
 
 Bots: after every change, a bot seat the game waits on gets a task that "thinks" for
-``bot_delay`` seconds, then plays ``bot_policy``'s move.
+``bot_delay`` seconds, then plays ``bot_policy``'s move — or, for a seat of the "confirme" level,
+the move its search finds in the robots' worker processes (``robots.py``), off the event loop;
+if the table moved meanwhile, that move is dropped and the new state gets its own bot turn.
 
 A move the store could not save is tried again ``RETRY_SECONDS`` later; a move chosen for a state
 another process replaced meanwhile (``Superseded``) is dropped: the new state has its own timer
@@ -25,6 +27,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from tablee.bots.levels import CONFIRME
 from tablee.engine import Action, Game
 from tablee.logs import log_context
 
@@ -35,6 +38,7 @@ from .records import BOT, PLAYING
 
 if TYPE_CHECKING:
     from .coordination import Coordination
+    from .robots import Robots
 
 log = logging.getLogger("tablee.tables")
 
@@ -53,11 +57,13 @@ class Scheduler:
         spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
         bot_delay: float,
         bot_policy: BotPolicy,
+        robots: Robots | None = None,
     ) -> None:
         self.coordination = coordination
         self.spawn = spawn
         self.bot_delay = bot_delay
         self.bot_policy = bot_policy
+        self.robots = robots
         self.commit_held: Commit | None = None
         self.closed = False
 
@@ -163,7 +169,9 @@ class Scheduler:
                         continue
                     if not live.legal(seat):
                         continue
-                    action = self.bot_policy(live.game, live.state, seat)
+                    action = await self._bot_move(live, seat)
+                    if action is None:
+                        break  # the table moved while the robot thought: a new turn follows
                     try:
                         await self._move(live, seat, move(seat, action, "bot"))
                     except Superseded:
@@ -188,6 +196,17 @@ class Scheduler:
         finally:
             live.bot_task = None
         self.schedule_bot(live)
+
+    async def _bot_move(self, live: LiveTable, seat: int) -> Action | None:
+        """The bot's move in the current state; None if the state changed while it thought."""
+        if self.robots is not None and live.rec.seats[seat].level == CONFIRME:
+            version = live.rec.version
+            action = await self.robots.confirme(live.game, live, seat)
+            if live.rec.version != version or seat not in self.bot_seats(live):
+                return None
+            if action is not None and action in live.legal(seat):
+                return action
+        return self.bot_policy(live.game, live.state, seat)
 
     async def _bot_retry(self, live: LiveTable) -> None:
         self.schedule_bot(live)

@@ -4,9 +4,10 @@ pipeline, which may run an edit again on a fresher copy."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tablee.bots.levels import DEBUTANT, LEVELS
 from tablee.engine import FIRST_DEALER, Event, InvalidOptions, first_dealer
 from tablee.protocol import ErrorCode
 
@@ -118,11 +119,19 @@ def rematch(player: PlayerRecord, seed: int) -> Edit:
 
 
 def first_seats(
-    players: int, bots: Iterable[int], creator: PlayerRecord | None
+    players: int,
+    bots: Iterable[int],
+    creator: PlayerRecord | None,
+    levels: Mapping[int, str] | None = None,
 ) -> list[SeatRecord]:
-    """A new table's seats: the bots where asked, the creator in the first other seat."""
+    """A new table's seats: the bots where asked (each at its robot level, by default the
+    débutant), the creator in the first other seat."""
     bot_seats = _check_bots(bots, players)
-    seats = [SeatRecord(i, BOT if i in bot_seats else EMPTY) for i in range(players)]
+    chosen = _check_levels(levels or {}, bot_seats)
+    seats = [
+        SeatRecord(i, BOT, level=chosen.get(i)) if i in bot_seats else SeatRecord(i, EMPTY)
+        for i in range(players)
+    ]
     if creator is not None:
         for s in seats:
             if s.kind == EMPTY:
@@ -148,4 +157,19 @@ def _check_bots(bots: Iterable[Any], players: int) -> set[int]:
         if b in out:
             raise InvalidOptions("bots", f"seat {b} is listed twice")
         out.add(b)
+    return out
+
+
+def _check_levels(levels: Mapping[Any, Any], bot_seats: set[int]) -> dict[int, str]:
+    """The robot level of each bot seat that names one; the débutant (None) is not stored."""
+    out: dict[int, str] = {}
+    for seat, level in levels.items():
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in bot_seats:
+            raise InvalidOptions("bot_levels", f"seat {seat!r} is not a bot seat")
+        if level not in LEVELS:
+            raise InvalidOptions(
+                "bot_levels", f"a robot level is one of {', '.join(LEVELS)}, not {level!r}"
+            )
+        if level != DEBUTANT:
+            out[seat] = level
     return out

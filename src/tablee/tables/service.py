@@ -9,9 +9,12 @@ from __future__ import annotations
 from tablee.settings import Settings
 from tablee.store import Store
 
+from .accounts import Accounts
 from .broker import Broker
 from .manager import TableManager
 from .queries import AdminQueries, Queries
+from .ratings import Ratings
+from .robots import Robots
 
 
 class Service:
@@ -22,6 +25,8 @@ class Service:
         self.manager = _manager(settings, self.store, broker)
         self.queries = Queries(self.store)
         self.admin = AdminQueries(self.store)
+        self.accounts = Accounts(self.store, settings)
+        self.ratings = Ratings(self.store)
 
     async def migrate(self) -> None:
         """Applies the migrations when the settings ask for it (``TABLEE_MIGRATE``)."""
@@ -40,9 +45,15 @@ class Service:
 
 def _manager(settings: Settings, store: Store, broker: Broker | None) -> TableManager:
     """One process, or one of several on one database when Redis links them."""
+    robots = Robots(settings.robot_workers, settings.robot_seconds, settings.robot_worlds)
     if settings.redis_url:
         from .cluster import Cluster
 
         coordination = Cluster(store, settings, broker)
-        return TableManager(store, bot_delay=settings.bot_delay_seconds, coordination=coordination)
-    return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds)
+        return TableManager(
+            store,
+            bot_delay=settings.bot_delay_seconds,
+            coordination=coordination,
+            robots=robots,
+        )
+    return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds, robots=robots)

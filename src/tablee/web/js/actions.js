@@ -3,7 +3,7 @@
 // action type, with a step per varying field when a group is large (bid value, then suit).
 
 import { h } from "./dom.js";
-import { cardNameWithArticle, cardShort, parseCard } from "./cards.js";
+import { cardChip, cardNameWithArticle, cardShort, parseCard } from "./cards.js";
 import { actionText, fieldText, fieldsOf, typeLabel } from "./labels.js";
 
 /** Splits the legal actions: single cards of the hand, groups of cards of the hand, the rest. */
@@ -202,7 +202,8 @@ export function cardControls(card, actions, ctx, send) {
   if (actions.length === 1) {
     const a = actions[0];
     const extra = fieldsOf(a).filter((k) => k !== "card");
-    const label = [typeLabel(a.type, ctx), name, ...extra.map((k) => fieldText(k, a[k], ctx))].join(" ");
+    // the card as a chip of its own colours: a red suit stays red on the dark button
+    const label = [`${typeLabel(a.type, ctx)} `, cardChip(card, ctx.kind), ...extra.map((k) => ` ${fieldText(k, a[k], ctx)}`)];
     return h("div.group", actionButton(a, ctx, send, label, "primary confirm"));
   }
   return chooser(actions, ctx, send, { title: `${typeLabel(actions[0].type, ctx)} ${name} :`, skip: ["card"], primary: true });
@@ -219,6 +220,7 @@ export function multiControls(multi, selected, ctx, send) {
     return h("div.group.hint", `${type} ${selected.map((c) => cardShort(c, ctx.kind)).join(" ")} : complétez la sélection.`);
   }
   const title = `${type} ${selected.map((c) => cardShort(c, ctx.kind)).join(" ")}`;
-  if (matches.length === 1) return h("div.group", actionButton(matches[0], ctx, send, title, "primary confirm"));
+  const chips = selected.flatMap((c) => [" ", cardChip(c, ctx.kind)]);
+  if (matches.length === 1) return h("div.group", actionButton(matches[0], ctx, send, [type, ...chips], "primary confirm"));
   return chooser(matches, ctx, send, { title: `${title} :`, skip: ["cards"], primary: true });
 }

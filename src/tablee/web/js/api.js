@@ -89,6 +89,14 @@ export const api = {
   start: (id, fillWithBots = false) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, { fill_with_bots: fillWithBots }),
   rematch: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
   results: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/results`),
+  claim: (body) => call("POST", "/api/accounts/claim", body),
+  login: (name, password) => call("POST", "/api/accounts/login", { name, password }),
+  logout: () => call("POST", "/api/accounts/logout", {}),
+  logoutEverywhere: () => call("POST", "/api/accounts/logout-everywhere", {}),
+  changePassword: (old_password, new_password) => call("POST", "/api/accounts/password", { old_password, new_password }),
+  account: () => call("GET", "/api/accounts/me"),
+  ratedLeaderboard: (game) => call("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
+  profile: (name) => call("GET", `/api/profiles/${encodeURIComponent(name)}`),
   leaderboard: (game) => call("GET", `/api/leaderboard${game ? `?game=${encodeURIComponent(game)}` : ""}`),
 };
 

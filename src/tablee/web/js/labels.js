@@ -88,6 +88,7 @@ export const PHASES = {
   call_king: "Appel du roi",
   chien: "Chien",
   ecart: "Écart",
+  chelem: "Annonce du chelem",
   declare: "Annonces",
   declarations: "Annonces",
   poignee: "Poignées",
@@ -132,7 +133,9 @@ export const GAME_TITLES = {
 
 export function phaseLabel(phase) {
   if (phase == null) return "";
-  return PHASES[phase] || String(phase).replaceAll("_", " ");
+  // a phase this file does not know yet: said with a capital, never as a raw lowercase name
+  const raw = String(phase).replaceAll("_", " ");
+  return PHASES[phase] || raw.charAt(0).toUpperCase() + raw.slice(1);
 }
 
 export function colorName(c) {

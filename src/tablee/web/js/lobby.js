@@ -5,6 +5,8 @@ import { api, listOf } from "./api.js";
 import { GAME_TITLES } from "./labels.js";
 import { botIcon } from "./icons.js";
 import { errorText } from "./errors.js";
+import { accountPanel } from "./account.js";
+import { ratedBoard } from "./ratedboard.js";
 
 const POLL_MS = 3000;
 const TIMERS = [null, 10, 15, 20, 30, 45, 60, 90, 120];
@@ -48,12 +50,12 @@ function timerText(seconds) {
   return seconds ? `${seconds} s par coup` : "sans minuteur";
 }
 
-export function showLobby(root, { player }) {
+export function showLobby(root, { player, onAccount }) {
   document.getElementById("crumb").textContent = "Salon";
   const lists = h("section.tables");
   const form = h("section.create.panel", h("h2", "Nouvelle table"), h("p.muted", "Chargement des jeux…"));
   const board = h("section.board.panel");
-  replace(root, h("div.lobby", h("div.lobby-main", lists, board), form));
+  replace(root, h("div.lobby", h("div.lobby-main", lists, board, ratedBoard(player)), h("div.lobby-side", form, accountPanel(player, () => onAccount?.()))));
 
   let stopped = false;
   let timer = null;
@@ -67,7 +69,7 @@ export function showLobby(root, { player }) {
       if (stopped) return;
       renderLists(listOf(open, "tables"), listOf(running, "tables"));
     } catch (e) {
-      if (!stopped) replace(lists, h("p.error", `Salon indisponible : ${e.message}`));
+      if (!stopped) replace(lists, h("p.error", `Salon indisponible : ${errorText(e)}`));
     }
     if (!stopped) timer = setTimeout(refresh, POLL_MS);
   }
@@ -138,7 +140,7 @@ export function showLobby(root, { player }) {
 
   loadGames()
     .then((games) => !stopped && replace(form, createForm(games, player)))
-    .catch((e) => replace(form, h("p.error", `Jeux indisponibles : ${e.message}`)));
+    .catch((e) => replace(form, h("p.error", `Jeux indisponibles : ${errorText(e)}`)));
   refresh();
   leaderboard();
 
@@ -176,9 +178,37 @@ export function boardTable(rows, player) {
     })));
 }
 
+/** The usual lengths of a match in points, offered first (within the option's bounds). */
+const USUAL_TARGETS = [501, 1000, 1500, 2000];
+
+/** A match's length: one deal (when the game allows none), the usual totals, or another. */
+function targetControl(spec) {
+  const id = `opt-${spec.name}`;
+  const fits = (x) => (spec.min == null || x >= spec.min) && (spec.max == null || x <= spec.max);
+  const values = [...new Set([...USUAL_TARGETS.filter(fits), ...(spec.default != null ? [spec.default] : [])])].sort((a, b) => a - b);
+  const other = h("input", { type: "number", id: `${id}-other`, min: spec.min ?? undefined, max: spec.max ?? undefined, hidden: true, "aria-label": "Autre total" });
+  const select = h("select", { id, name: spec.name },
+    spec.nullable ? h("option", { value: "null" }, "une donne") : null,
+    values.map((x) => h("option", { value: String(x) }, `${x} points`)),
+    h("option", { value: "other" }, "autre total…"));
+  select.value = spec.default == null ? (spec.nullable ? "null" : String(values[0])) : String(spec.default);
+  select.addEventListener("change", () => {
+    other.hidden = select.value !== "other";
+    if (!other.hidden) other.focus();
+  });
+  return {
+    el: h("label.field", { title: spec.help || "" }, h("span", spec.label || spec.name), h("span.row.tight", select, other)),
+    read: () => {
+      if (select.value === "other") return other.value === "" ? spec.default ?? null : Number(other.value);
+      return JSON.parse(select.value);
+    },
+  };
+}
+
 function optionControl(spec) {
   const id = `opt-${spec.name}`;
   let input;
+  if (spec.kind === "int" && spec.name === "target") return targetControl(spec);
   if (spec.kind === "bool") {
     input = h("input", { type: "checkbox", id, name: spec.name, checked: !!spec.default });
     return { el: h("label.check", { title: spec.help || "" }, input, ` ${spec.label || spec.name}`), read: () => input.checked };
@@ -209,6 +239,8 @@ function createForm(games, player) {
   let game = games.find((g) => g.name === "contrecarte") || games[0];
   let players = game.min_players;
   const bots = new Set();
+  // robot level per robot seat; a seat not named plays as a débutant
+  const levels = new Map();
   const form = h("form.create-form", { onsubmit: (ev) => ev.preventDefault() });
   const error = h("p.error", { role: "alert" });
   let controls = [];
@@ -220,6 +252,8 @@ function createForm(games, player) {
   const timer = h("select", { id: "timer", name: "timer" },
     TIMERS.map((t) => h("option", { value: t ?? "" }, t ? `${t} secondes` : "Aucun")));
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+  // classée (ratings move) or amicale; a table with robots is always amicale
+  const ratedBox = h("input", { type: "checkbox", id: "rated", name: "rated", checked: true });
 
   function drawGames() {
     gameGrid.replaceChildren(
@@ -270,11 +304,20 @@ function createForm(games, player) {
         onclick: () => { if (isBot) bots.delete(s); else bots.add(s); drawSeats(); },
       }, h("span.sn", `Place ${s + 1}`), h("span", isBot ? [botIcon(), " Robot"] : "Joueur")));
     }
+    const levelChoices = [...bots].sort((a, b) => a - b).map((s) =>
+      h("label.field.robot-level", h("span", `Robot place ${s + 1}`),
+        h("select", {
+          name: `level-${s}`,
+          dataset: { seat: s },
+          onchange: (ev) => levels.set(s, ev.target.value),
+        }, [["debutant", "débutant"], ["confirme", "confirmé"]].map(([value, label]) =>
+          h("option", { value, selected: (levels.get(s) || "debutant") === value }, label)))));
     seatsBox.replaceChildren(
       h("div.label-row", h("span.label", "Places"),
         h("button.btn.ghost.small", { type: "button", onclick: () => { for (let s = 1; s < players; s++) bots.add(s); drawSeats(); } }, "tout en robots"),
         h("button.btn.ghost.small", { type: "button", onclick: () => { bots.clear(); drawSeats(); } }, "aucun robot")),
       h("div.seat-grid", items),
+      ...(levelChoices.length ? [h("div.robot-levels", levelChoices)] : []),
     );
   }
 
@@ -308,14 +351,16 @@ function createForm(games, player) {
         options,
         turn_seconds: timer.value ? Number(timer.value) : null,
         bots: [...bots].sort((a, b) => a - b),
+        bot_levels: Object.fromEntries([...bots].filter((s) => levels.get(s) === "confirme").map((s) => [s, "confirme"])),
         private: privateBox.checked,
+        rated: ratedBox.checked && bots.size === 0,
       };
       submit.disabled = true;
       try {
         const table = await api.createTable(spec);
         location.hash = `#/table/${table.id}`;
       } catch (e) {
-        error.textContent = errorText(e);
+        error.textContent = errorText(e, { fields: Object.fromEntries(controls.map((c) => [c.spec.name, c.spec.label || c.spec.name])) });
         submit.disabled = false;
       }
     },
@@ -331,6 +376,7 @@ function createForm(games, player) {
     h("div.row.two",
       h("label.field", { for: "timer" }, h("span", "Minuteur"), timer),
       h("label.check", privateBox, " Table privée (sur invitation)")),
+    h("label.check", { title: "Une partie classée entre personnes fait bouger le classement ; une table avec des robots est amicale." }, ratedBox, " Partie classée"),
     error,
     submit,
   );

@@ -6,6 +6,8 @@ import { api, currentPlayer, forgetPlayer, savePlayer } from "./api.js";
 import { TableSocket } from "./socket.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
+import { loginForm } from "./account.js";
+import { showProfile } from "./profile.js";
 
 const app = document.getElementById("app");
 let socket = null;
@@ -49,7 +51,7 @@ function showWho() {
     return;
   }
   who.replaceChildren(
-    h("span.me-name", { title: "votre nom" }, player.name),
+    h("a.me-name", { title: "votre page de joueur", href: `#/joueur/${encodeURIComponent(player.name)}` }, player.name),
     h("button.btn.ghost.small", {
       type: "button",
       title: "changer de joueur",
@@ -109,9 +111,9 @@ function arrival() {
     h("label", { for: "name" }, "Choisissez un nom de joueur"),
     h("div.row", input, button),
     error,
-    h("p.muted", "Pas de mot de passe : ce navigateur se souviendra de vous."),
+    h("p.muted", "Pas de mot de passe : ce navigateur se souviendra de vous (vous pourrez en choisir un ensuite pour garder votre nom)."),
   );
-  replace(app, form);
+  replace(app, h("div.arrival-wrap", form, loginForm(route)));
   input.focus();
 }
 
@@ -119,8 +121,16 @@ async function route() {
   page?.leave?.();
   page = null;
   showWho();
+  const profile = (location.hash || "").match(/^#\/joueur\/([^/?]+)/);
+  if (profile) {
+    page = showProfile(app, decodeURIComponent(profile[1]));
+    return;
+  }
   const player = currentPlayer();
   if (!player) {
+    // logged out: the socket of the session that ended goes too
+    socket?.close();
+    socket = null;
     arrival();
     return;
   }
@@ -129,7 +139,7 @@ async function route() {
   if (m) {
     page = showTable(app, decodeURIComponent(m[1]), { socket: getSocket(), player });
   } else {
-    page = showLobby(app, { socket: getSocket(), player });
+    page = showLobby(app, { socket: getSocket(), player, onAccount: () => route() });
   }
 }
 

@@ -13,6 +13,7 @@ export function trickArea(trick, ctx, { small = false, winner = null, id = "tric
     const a = ctx.seatAngle(t.seat);
     const el = cardEl(t.card, ctx.kind, { small });
     el.classList.add("in-trick");
+    el.dataset.seat = String(t.seat);
     if (winner != null && t.seat === winner) el.classList.add("winner");
     el.style.left = `${50 + 26 * Math.cos(a)}%`;
     el.style.top = `${50 + 24 * Math.sin(a)}%`;

@@ -10,7 +10,7 @@ import { TableView } from "./table/view.js";
 
 export function showTable(root, rawId, { socket, player }) {
   const tableId = /^\d+$/.test(rawId) ? Number(rawId) : rawId;
-  const state = newTableState({ oneClick: localStorage.getItem(ONE_CLICK) === "1" });
+  const state = newTableState({ oneClick: localStorage.getItem(ONE_CLICK) !== "0" });
   let view = null;
   const controller = new TableController(tableId, {
     socket,
@@ -18,10 +18,9 @@ export function showTable(root, rawId, { socket, player }) {
     state,
     draw: () => view.draw(),
     markBusy: (on) => view.markBusy(on),
-    invalidate: () => {
-      view.panelKey = null;
-    },
+    invalidate: () => view.invalidatePanel(),
     gone: () => view.showMissing(),
+    gather: (held) => view.gatherTrick(held),
   });
   view = new TableView(root, {
     tableId,
@@ -33,6 +32,7 @@ export function showTable(root, rawId, { socket, player }) {
       leaveSeat: () => controller.leaveSeat(),
       startGame: (fill) => controller.startGame(fill),
       rematch: () => controller.rematch(),
+      gather: () => controller.gather(),
     },
   });
   loadGames().catch(() => {});

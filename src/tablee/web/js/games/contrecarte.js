@@ -4,6 +4,8 @@ import { h } from "../dom.js";
 import { colorName } from "../labels.js";
 import { piles } from "../render.js";
 
+const CC_ORDER = ["R", "G", "Y", "B"];
+
 const REASONS = { "+2": "un +2", "+4": "un +4", contest: "la contestation", catch: "une prise en faute" };
 
 export default {
@@ -20,9 +22,19 @@ export default {
     announce: { true: "et dire « Carte ! »", false: "sans rien dire" },
   },
   scoresFrom: "wins",
+  // The next seat is the one on the viewer's right (seats go counterclockwise on screen, as
+  // at a French table): the normal direction turns ↺. The hand is grouped by colour (two
+  // lighter colours apart), numbers before actions, the wild cards last.
+  handOrder(code) {
+    const colour = CC_ORDER.indexOf(code[0]);
+    if (code[0] === "W" || colour < 0) return 1000 + code.length;
+    const face = code.slice(1);
+    const n = /^\d$/.test(face) ? Number(face) : 10 + ["+2", "S", "R"].indexOf(face);
+    return colour * 100 + n;
+  },
   chips(v, ctx) {
     const out = [];
-    if (v.direction != null) out.push(h("span.info-chip", { id: "direction", title: "sens du jeu" }, v.direction > 0 ? "sens : ↻ normal" : "sens : ↺ inversé"));
+    if (v.direction != null) out.push(h("span.info-chip", { id: "direction", title: "sens du jeu" }, v.direction > 0 ? "sens : ↺ normal" : "sens : ↻ inversé"));
     if (v.pending) out.push(h("span.info-chip.hot", `+4 de ${ctx.name(v.pending.poser)} pour ${ctx.name(v.pending.target)}`));
     return out;
   },

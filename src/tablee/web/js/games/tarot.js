@@ -22,6 +22,11 @@ export default {
   team() {
     return null;
   },
+  // suits of alternate colours (♠ ♥ ♣ ♦), then the trumps and the Excuse as the server sorts them
+  handOrder(code) {
+    if (code === "EX" || /^A\d+$/.test(code)) return 10;
+    return "SHCD".indexOf(code[1]);
+  },
   bubble(v, seat) {
     if (v.phase !== "bid" || !Array.isArray(v.bids)) return null;
     const mine = v.bids.filter((b) => b.seat === seat);
@@ -45,7 +50,8 @@ export default {
   },
   center(v, ctx) {
     const parts = [];
-    if ((v.phase === "ecart" || v.phase === "call" || v.phase === "chelem") && Array.isArray(v.chien) && v.chien.length) {
+    // the chien is on the table until the taker takes it: once the écart is made it is gone
+    if ((v.phase === "ecart" || v.phase === "call") && Array.isArray(v.chien) && v.chien.length) {
       parts.push(cardRow(v.chien, ctx, "Le chien", "chien"));
     }
     if (v.phase === "ecart" && v.taker === ctx.mySeat && Array.isArray(v.ecart)) {
@@ -56,7 +62,10 @@ export default {
     }
     if (v.phase === "end" || v.phase === "over") {
       if (v.result) parts.push(resultBox(v.result, ctx));
-      if (Array.isArray(v.chien) && v.chien.length) parts.push(cardRow(v.chien, ctx, "Chien", "chien"));
+      // what the taker put aside counts for them: the écart (the chien itself, untouched, in a
+      // garde sans or contre)
+      if (Array.isArray(v.ecart) && v.ecart.length) parts.push(cardRow(v.ecart, ctx, `L'écart de ${ctx.name(v.taker)}`, "ecart"));
+      else if (Array.isArray(v.chien) && v.chien.length) parts.push(cardRow(v.chien, ctx, "Le chien", "chien"));
     }
     if (v.phase === "play" || (v.trick && v.trick.length)) parts.push(trickArea(v.trick, ctx));
     const shown = (v.poignees || []).filter((p) => Array.isArray(p.cards) && p.cards.length);
@@ -81,7 +90,7 @@ export default {
   sheet(hist, v, ctx) {
     const n = ctx.n;
     const head = [h("th", "Donne")];
-    for (let i = 0; i < n; i++) head.push(h("th", ctx.name(i)));
+    for (let i = 0; i < n; i++) head.push(h("th", { title: ctx.name(i) }, ctx.name(i)));
     const body = hist.map((r) =>
       h("tr", { class: r.made ? "made" : "failed" },
         h("td", { title: `${r.points} points, ${r.bouts} bout(s), il fallait ${r.required}` },

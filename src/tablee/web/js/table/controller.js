@@ -20,6 +20,25 @@ const POLL_MS = 4000;
 const SETTLE_MS = 4000;
 /** How long a notice stays on the felt. */
 const NOTICE_MS = 6000;
+/** How long a completed trick stays on the felt before it is gathered (unless the player
+ * gathers it, or leads the next one). */
+export const TRICK_PAUSE_MS = 1500;
+/** Held states beyond this many (a spectator of a fast robot table) shorten the pause, so the
+ * screen never trails the table for long. */
+const QUEUE_LAG = 3;
+
+/** The pause; a page may set `window.tableeTrickPause` (ms, 0: none), as the browser tests do
+ * to play fast. */
+function trickPause() {
+  const p = typeof window !== "undefined" ? window.tableeTrickPause : undefined;
+  return typeof p === "number" ? p : TRICK_PAUSE_MS;
+}
+
+/** The trick a state completes (its `trick` event, with the cards and the winner), if any. */
+export function completedTrick(msg) {
+  const e = (msg.events || []).find((x) => x.type === "trick" && Array.isArray(x.cards) && x.cards.length);
+  return e ? { cards: e.cards, winner: e.seat } : null;
+}
 
 export class TableController {
   /**
@@ -27,7 +46,7 @@ export class TableController {
    * that a move is on its way (before any drawing); `invalidate()`: the actions are drawn anew
    * at the next draw; `gone()`: the table does not exist.
    */
-  constructor(tableId, { socket, player, state, draw, markBusy, invalidate, gone, api = restApi }) {
+  constructor(tableId, { socket, player, state, draw, markBusy, invalidate, gone, gather = async () => {}, api = restApi }) {
     this.tableId = tableId;
     this.socket = socket;
     this.player = player;
@@ -36,7 +55,12 @@ export class TableController {
     this.markBusy = markBusy;
     this.invalidate = invalidate;
     this.gone = gone;
+    this.gatherAnimation = gather;
     this.api = api;
+    // states received but not shown yet, while a completed trick stays on the felt
+    this.queue = [];
+    this.holdTimer = null;
+    this.gathering = false;
     this.lastVersion = null;
     this.pending = null;
     this.poll = null;
@@ -50,6 +74,7 @@ export class TableController {
   stop() {
     this.state.stopped = true;
     clearTimeout(this.poll);
+    clearTimeout(this.holdTimer);
     this.socket.unsubscribe(this.tableId);
   }
 
@@ -69,20 +94,55 @@ export class TableController {
     const last = this.lastVersion;
     this.lastVersion = msg.version;
     const gap = last != null && msg.version > last + 1;
-    this.present(msg, { repeat: last != null && msg.version === last });
+    this.queue.push({ msg, repeat: last != null && msg.version === last });
+    this.pump();
     if (gap) this.socket.sync(this.tableId);
+  }
+
+  /** Shows the states received, in turn, until one holds a completed trick on the felt. */
+  pump() {
+    while (!this.state.held && !this.gathering && this.queue.length) {
+      const { msg, repeat } = this.queue.shift();
+      this.present(msg, { repeat });
+    }
+  }
+
+  /** The trick held on the felt goes to its winner; the states held back follow. Called when
+   * its time is up, by a click on the felt, and when the player moves. */
+  async gather() {
+    const S = this.state;
+    if (!S.held || this.gathering) return;
+    clearTimeout(this.holdTimer);
+    this.gathering = true;
+    try {
+      // an animation that never ends must not hold the table back
+      await Promise.race([this.gatherAnimation(S.held), new Promise((r) => setTimeout(r, 800))]);
+    } catch {
+      // only the animation failed: the states still follow
+    }
+    this.gathering = false;
+    S.held = null;
+    this.draw();
+    this.pump();
   }
 
   /**
    * The one place a received state reaches the screen, with its events in the journal and the
-   * move it answers settled. Every state is shown at once today; an animation queue would sit
-   * here and show the states in turn, under one rule: the screen always ends equal to the last
-   * state received.
+   * move it answers settled. A state that completes a trick keeps the trick on the felt (`held`)
+   * for a moment: the states that follow wait in `queue` and are shown in turn after it, so the
+   * screen always ends equal to the last state received.
    */
   present(msg, { repeat = false } = {}) {
     const S = this.state;
     this.setInfo(infoOf(msg));
     S.msg = msg;
+    const done = repeat ? null : completedTrick(msg);
+    const pause = trickPause();
+    if (done && pause > 0 && !S.stopped) {
+      S.held = done;
+      clearTimeout(this.holdTimer);
+      this.holdTimer = setTimeout(() => this.gather(), this.queue.length >= QUEUE_LAG ? pause / 5 : pause);
+    }
     if (!repeat && Array.isArray(msg.events) && msg.events.length) this.journal(msg.events);
     // a selection that is no longer legal is dropped
     const model = analyse(msg.legal, msg.view?.hand);
@@ -134,11 +194,13 @@ export class TableController {
   send(action) {
     const S = this.state;
     if (S.busy) return;
+    // the player leads the next trick: the last one is gathered at once
+    if (S.held) this.gather();
     S.busy = true;
     const pending = { from: S.msg?.version ?? null, game: S.gameNo, acked: false, seen: false, timer: null };
     this.pending = pending;
     this.markBusy(true);
-    this.socket.act(this.tableId, action)
+    this.socket.act(this.tableId, action, pending.from)
       .then(() => {
         if (this.pending !== pending) return;
         S.selected = null;

@@ -6,6 +6,15 @@ import { cardEl, cardNameWithArticle } from "../cards.js";
 import { multiCandidates } from "../actions.js";
 import { fieldText, fieldsOf, typeLabel } from "../labels.js";
 
+/** The hand in the order it is shown: the game's (`handOrder`: a stable grouping, the server's
+ * order inside each group), else the server's. */
+export function shownHand(scene) {
+  const hand = scene.view.hand;
+  const key = scene.renderer.handOrder;
+  if (!key) return hand;
+  return hand.map((code, i) => ({ code, i, k: key(code) })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.code);
+}
+
 /** What the hand shows; it is drawn again only when this changes, so the card a keyboard is on
  * stays put while the others play. */
 export function handKey(scene, S) {
@@ -35,7 +44,7 @@ export function handCards(scene, model, S, onCard) {
   const anyCard = model.byCard.size > 0 || model.multi.length > 0;
   const picked = [...S.multi];
   let selectedShown = false;
-  return scene.view.hand.map((code) => {
+  return shownHand(scene).map((code) => {
     let selected = false;
     if (S.selected === code && !selectedShown) {
       selected = true;

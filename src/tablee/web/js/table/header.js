@@ -1,5 +1,5 @@
-// The felt's top line (the game, the deal, the phase, the timer, "spectateur", a notice) and the
-// chips under it (trump, contract, a game's own facts).
+// The felt's top line (the game, the deal, the phase, the timer, "spectateur", who watches, a
+// notice) and the chips under it (trump, contract, a game's own facts).
 
 import { h } from "../dom.js";
 import { phaseLabel } from "../labels.js";
@@ -14,8 +14,21 @@ export function feltHeader(scene, { notice = null, extra = null } = {}) {
   if (v?.phase) bits.push(h("span.phase", phaseLabel(v.phase)));
   if (info?.turn_seconds) bits.push(h("span.muted-light", `${info.turn_seconds} s par coup`));
   if (info && scene.mySeat == null) bits.push(h("span.badge.spect", "spectateur"));
+  const watching = watchersText(info?.watchers);
+  if (watching) bits.push(h("span.watchers", { id: "watchers", title: watching }, watching));
   if (notice) bits.push(h("span.felt-notice", { id: "notice", role: "status", dataset: { type: notice.type } }, notice.text));
   return h("div.felt-head", bits, extra);
+}
+
+/** Who watches the table without a seat (the server's `info.watchers`): "2 spectateurs : Bob,
+ * Carol", or null when nobody does. */
+export function watchersText(w) {
+  const n = w?.count ?? 0;
+  if (!n) return null;
+  const names = Array.isArray(w.names) ? w.names : [];
+  const others = n - names.length;
+  const who = [...names, ...(others > 0 && names.length ? [`${others} autre${others > 1 ? "s" : ""}`] : [])];
+  return `${n} spectateur${n > 1 ? "s" : ""}${who.length ? ` : ${who.join(", ")}` : ""}`;
 }
 
 /** The game's chips, or null when it has none. */

@@ -35,12 +35,13 @@ export function closeReason(outcome) {
   return reason && reason !== "closed by an admin" ? reason : null;
 }
 
-/** A seat's name: the person's, else "Robot 2" or "Place 2". */
+/** A seat's name: the person's, else "Robot 2" ("Robot 2 confirmé" at that level) or "Place 2". */
 export function seatName(seats, seat) {
   if (seat == null) return "?";
   const s = seats[seat];
   if (s?.name) return s.name;
-  return s?.kind === "bot" ? `Robot ${seat + 1}` : `Place ${seat + 1}`;
+  if (s?.kind !== "bot") return `Place ${seat + 1}`;
+  return s.level === "confirme" ? `Robot ${seat + 1} confirmé` : `Robot ${seat + 1}`;
 }
 
 /**
@@ -73,6 +74,7 @@ export function sceneOf(S, { player, send = () => {}, rerender = () => {} } = {}
     send,
     busy: S.busy,
     showLast: S.showLast,
+    held: S.held ?? null,
     ui: S.ui,
     rerender,
     seatAngle: (seat) => seatAngle((seat - me + n) % n, n),

@@ -46,7 +46,10 @@ function sheetTable(hist, scene) {
   const width = Math.max(...hist.map((row) => rowsOf(row).length));
   const teams = width !== scene.n;
   const head = [h("th", "#")];
-  for (let i = 0; i < width; i++) head.push(h("th", teams ? r.teamName(i, scene) : name(i)));
+  for (let i = 0; i < width; i++) {
+    const who = teams ? r.teamName(i, scene) : name(i);
+    head.push(h("th", { title: who }, who));
+  }
   const body = hist.map((row, k) =>
     h("tr", h("td", r.rowLabel?.(row, k, scene) ?? String(row.deal ?? k + 1)), rowsOf(row).map((x) => h("td.num", x == null ? "" : String(x)))));
   return h("div.sheet-scroll", h("table.sheet", h("thead", h("tr", head)), h("tbody", body)));

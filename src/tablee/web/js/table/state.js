@@ -8,13 +8,15 @@
 /** The one-click setting, kept in the browser. */
 export const ONE_CLICK = "tablee.oneclick";
 
-export function newTableState({ oneClick = false } = {}) {
+export function newTableState({ oneClick = true } = {}) {
   return {
     // the table as last described (REST, or a state's `info`) and the number of its game
     info: null,
     gameNo: null,
     // the state message on screen; the controller decides when a received one is shown
     msg: null,
+    // a completed trick kept on the felt a moment ({cards, winner}); later states wait for it
+    held: null,
     // the journal: lines {seq, text, type, mine}; `logEpoch` changes when a new game empties it
     log: [],
     logSeq: 0,
@@ -48,5 +50,6 @@ export function forgetGame(S) {
   S.multi = [];
   S.resultHidden = null;
   S.notice = null;
+  S.held = null;
   S.ui = {};
 }

@@ -6,6 +6,7 @@
 // journal (only new lines: a live region).
 
 import { analyse } from "../actions.js";
+import { TurnAlert } from "./alert.js";
 import { h, replace } from "../dom.js";
 import { feltParts } from "./felt.js";
 import { FocusKeeper } from "./focus.js";
@@ -20,6 +21,24 @@ import { ONE_CLICK } from "./state.js";
 import { statusOf, statusParts } from "./status.js";
 import { tickSeconds } from "./timer.js";
 import { waitingRoom } from "./waiting.js";
+
+/** How long a card takes from a seat (or the hand) to the felt, and a trick to its winner. */
+const MOVE_MS = 380;
+const GATHER_MS = 420;
+
+function reducedMotion() {
+  return Boolean(window.matchMedia?.("(prefers-reduced-motion: reduce)").matches);
+}
+
+function centreOf(el) {
+  const r = el.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+
+/** A trick card's place plus an offset: its own centring (`translate(-50%, -50%)`) stays. */
+function offset(dx, dy, scale = 1) {
+  return `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))${scale !== 1 ? ` scale(${scale})` : ""}`;
+}
 
 export class TableView {
   /** `actions`: the controller's operations the page offers (send, join, leaveSeat, startGame,
@@ -36,6 +55,11 @@ export class TableView {
     this.statusKey = null;
     this.logShown = 0;
     this.logEpoch = state.logEpoch;
+    // the cards of the trick drawn last ("seat:card"), the ones still sliding in ({t0, dx, dy}),
+    // and the card of the hand the player clicked last, where its slide starts
+    this.trickKeys = null;
+    this.sliding = new Map();
+    this.played = null;
 
     const S = state;
     this.felt = h("div.felt", { id: "felt" });
@@ -56,13 +80,31 @@ export class TableView {
         onchange: (ev) => {
           S.oneClick = ev.target.checked;
           localStorage.setItem(ONE_CLICK, S.oneClick ? "1" : "0");
-          this.panelKey = null;
-          this.draw();
+          this.redraw();
         },
       }),
       " jouer une carte en un clic");
+    this.alert = new TurnAlert();
+    const sound = h("label.check.small.oneclick",
+      h("input", {
+        type: "checkbox",
+        id: "sound",
+        checked: !this.alert.muted,
+        onchange: (ev) => this.alert.setMuted(!ev.target.checked),
+      }),
+      " son quand c'est à vous");
+    const notify = typeof Notification === "undefined" ? null : h("label.check.small.oneclick",
+      h("input", {
+        type: "checkbox",
+        id: "notify",
+        checked: this.alert.notifyOn && Notification.permission === "granted",
+        onchange: async (ev) => {
+          ev.target.checked = await this.alert.setNotify(ev.target.checked);
+        },
+      }),
+      " notification quand c'est à vous");
     this.overlay = h("div.overlay", { id: "result", hidden: true });
-    const side = h("aside.side", this.scores, this.sheet, logBox, settings);
+    const side = h("aside.side", this.scores, this.sheet, logBox, h("div.settings", settings, sound, notify));
     this.page = h("div.table-page", { id: "table" }, h("div.play", this.felt, meZone, this.overlay), side);
     replace(root, this.page);
     document.getElementById("crumb").textContent = `Table ${tableId}`;
@@ -77,6 +119,7 @@ export class TableView {
     window.removeEventListener("resize", this.onResize);
     this.focus.stop();
     this.stopTicking();
+    this.alert.stop();
   }
 
   scene() {
@@ -85,8 +128,13 @@ export class TableView {
 
   /** Draws again, the actions included (a game's own choice changed). */
   redraw() {
-    this.panelKey = null;
+    this.invalidatePanel();
     this.draw();
+  }
+
+  /** The actions are drawn anew at the next drawing, even if the legal actions are the same. */
+  invalidatePanel() {
+    this.panelKey = null;
   }
 
   // -- what the controller calls -----------------------------------------------------------
@@ -111,6 +159,7 @@ export class TableView {
     page.dataset.refused = String(S.refused);
     page.dataset.tricks = Array.isArray(v?.tricks_won) ? String(v.tricks_won.reduce((a, b) => a + b, 0)) : "";
     page.dataset.closed = closedBy(msg) ? "1" : "0";
+    this.alert.update({ mine: c.legal.length > 0, deadline: msg?.deadline ?? null, tableName: `Table ${this.tableId}` });
     if (!v) {
       this.drawWithoutGame(c);
       return;
@@ -123,10 +172,68 @@ export class TableView {
         S.showLast = !S.showLast;
         this.draw();
       },
+      onGather: () => this.actions.gather?.(),
     }));
+    this.slideCards(c);
     this.drawMe(c);
     this.drawSide(c);
     this.drawOutcome(c);
+  }
+
+  /** Each card new on the felt's trick slides in from the seat that played it (the player's
+   * own from the card clicked in the hand). The felt is drawn anew at every state, so a slide
+   * is started again on the new element where it had got to (a negative delay): a robot's move
+   * never cuts it short. */
+  slideCards(c) {
+    const els = [...this.felt.querySelectorAll("#trick .card.in-trick")];
+    const keys = new Set(els.map((el) => `${el.dataset.seat}:${el.dataset.card}`));
+    const first = this.trickKeys == null;
+    const before = this.trickKeys ?? new Set();
+    this.trickKeys = keys;
+    if (first || reducedMotion() || typeof Element.prototype.animate !== "function") {
+      this.sliding.clear();
+      return;
+    }
+    const now = performance.now();
+    for (const key of [...this.sliding.keys()]) {
+      if (!keys.has(key) || now - this.sliding.get(key).t0 >= MOVE_MS) this.sliding.delete(key);
+    }
+    for (const el of els) {
+      const key = `${el.dataset.seat}:${el.dataset.card}`;
+      if (!before.has(key) && !this.sliding.has(key)) {
+        const seat = Number(el.dataset.seat);
+        const fromHand = seat === c.mySeat && this.played?.card === el.dataset.card ? this.played.at : null;
+        const seatEl = this.felt.querySelector(`.seat[data-seat="${seat}"]`);
+        const from = fromHand ?? (seatEl ? centreOf(seatEl) : null);
+        if (!from) continue;
+        const to = centreOf(el);
+        this.sliding.set(key, { t0: now, dx: from.x - to.x, dy: from.y - to.y });
+      }
+      const s = this.sliding.get(key);
+      if (!s) continue;
+      el.classList.add("sliding");
+      el.animate([{ transform: offset(s.dx, s.dy) }, { transform: offset(0, 0) }], {
+        duration: MOVE_MS,
+        delay: -(now - s.t0),
+        easing: "cubic-bezier(.2,.7,.3,1)",
+      });
+    }
+  }
+
+  /** The trick held on the felt goes to its winner's seat; resolves once it is there. */
+  gatherTrick(held) {
+    const cards = [...this.felt.querySelectorAll("#trick .card.in-trick")];
+    const seatEl = this.felt.querySelector(`.seat[data-seat="${held.winner}"]`);
+    if (!cards.length || !seatEl || reducedMotion() || typeof Element.prototype.animate !== "function") return Promise.resolve();
+    const to = centreOf(seatEl);
+    return Promise.all(cards.map((el) => {
+      const from = centreOf(el);
+      const a = el.animate([
+        { transform: offset(0, 0), opacity: 1 },
+        { transform: offset(to.x - from.x, to.y - from.y, 0.45), opacity: 0.15 },
+      ], { duration: GATHER_MS, easing: "ease-in", fill: "forwards" });
+      return a.finished.catch(() => {});
+    })).then(() => {});
   }
 
   /** A move is on its way (or no longer): the actions look it at once, before any drawing. */
@@ -273,6 +380,9 @@ export class TableView {
   clickCard(code, model, selected, ev) {
     const S = this.S;
     if (S.busy) return;
+    // where the card is, for its slide to the felt once played
+    const el = ev?.currentTarget ?? this.hand.querySelector(`.card[data-card="${code}"]`);
+    if (el?.getBoundingClientRect) this.played = { card: code, at: centreOf(el) };
     // Enter or Space on a card (a click of detail 0) plays it: a keyboard has no second click
     // to confirm with, and the confirm button sits above the hand.
     const keyboard = ev?.detail === 0;

@@ -1,0 +1,270 @@
+"""Table writes, committed in groups: the writes that arrive while a commit is on its way share
+the next transaction (one fsync for many tables). Each write stays all-or-nothing and checks the
+version it started from (``StaleVersion`` otherwise, having written nothing)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from tablee.tables.records import PLAYER, LoggedAction, TableRecord
+
+from . import models as m
+from . import ratings
+
+#: most table writes committed together
+BATCH = 256
+
+TABLES = m.cast_table(m.Table)
+SEATS = m.cast_table(m.Seat)
+ACTIONS = m.cast_table(m.ActionRow)
+DEALS = m.cast_table(m.DealScore)
+RESULTS = m.cast_table(m.Result)
+RESULT_SEATS = m.cast_table(m.ResultSeat)
+#: the mutable part of a table row, written only over the version it was read at
+_UPDATE_TABLE = (
+    update(TABLES)
+    .where(TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_expected"))
+    .values(
+        {
+            name: bindparam(name)
+            for name in (
+                "status",
+                "options",
+                "game_no",
+                "seed",
+                "deck",
+                "version",
+                "deadline",
+                "outcome",
+                "wins",
+                "rematch_votes",
+                "turn_seconds",
+                "updated_at",
+            )
+        }
+    )
+)
+_UPDATE_SEAT = (
+    update(SEATS)
+    .where(SEATS.c.table_id == bindparam("b_table"), SEATS.c.seat == bindparam("b_seat"))
+    .values(kind=bindparam("kind"), player_id=bindparam("player_id"), level=bindparam("level"))
+)
+
+
+@dataclass(frozen=True)
+class TableWrite:
+    table: TableRecord
+    expected_version: int
+    seats: bool
+    action: LoggedAction | None = None
+    deal_events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _table_params(t: TableRecord, expected: int) -> dict[str, Any]:
+    return {
+        "b_id": t.id,
+        "b_expected": expected,
+        "status": t.status,
+        "options": t.options,
+        "game_no": t.game_no,
+        "seed": t.seed,
+        "deck": t.deck,
+        "version": t.version,
+        "deadline": t.deadline,
+        "outcome": t.outcome,
+        "wins": t.wins,
+        "rematch_votes": t.rematch_votes,
+        "turn_seconds": t.turn_seconds,
+        "updated_at": m.now(),
+    }
+
+
+def _action_row(w: TableWrite) -> dict[str, Any]:
+    a, t = w.action, w.table
+    assert a is not None
+    return {
+        "table_id": t.id,
+        "game_no": t.game_no,
+        "seq": a.seq,
+        "seat": a.seat,
+        "action": a.action,
+        "version": t.version,
+        "source": a.source,
+        "at": a.at or m.now(),
+        "request": a.request,
+    }
+
+
+class _SomeStale(Exception):
+    """A batch met a stale write: it is redone one write per transaction."""
+
+
+class StaleVersion(RuntimeError):
+    """The table changed since it was read (another writer won): reload and try again."""
+
+
+
+class TableWriter:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._pending: list[tuple[TableWrite, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+        #: group commit counters: transactions, and table writes they carried
+        self.commits = 0
+        self.writes = 0
+
+    async def close(self) -> None:
+        if self._task is not None:
+            with contextlib.suppress(BaseException):
+                await self._task
+
+    async def write(self, w: TableWrite) -> None:
+        """Group commit: table writes that arrive while a commit is on its way share the next
+        transaction (one fsync for many tables). Each write is still all-or-nothing: a stale one
+        writes nothing and is told so; any other failure makes every write of that batch retry
+        alone, in its own transaction. Returns once the write is committed."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((w, future))
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._drain())
+        await asyncio.shield(future)
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+            self.commits += 1
+            self.writes += len(batch)
+            try:
+                outcome = await self._commit([w for w, _ in batch])
+            except Exception:
+                outcome = []
+                for w, _ in batch:
+                    try:
+                        outcome += await self._commit([w])
+                    except Exception as exc:
+                        outcome.append(exc)
+            for (_, future), error in zip(batch, outcome, strict=True):
+                if future.done():
+                    continue
+                if error is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(error)
+
+    async def _commit(self, batch: list[TableWrite]) -> list[BaseException | None]:
+        """One transaction for ``batch``; the error of each write (a stale one), or None."""
+        out: list[BaseException | None] = []
+        async with self.engine.begin() as conn:
+            done: list[TableWrite] = []
+            if len(batch) > 1 and conn.dialect.supports_sane_multi_rowcount:
+                # every table row in one statement (one trip to SQLite's thread, not one each);
+                # if any of them is stale, this transaction is dropped and each write goes alone
+                params = [_table_params(w.table, w.expected_version) for w in batch]
+                result = await conn.execute(_UPDATE_TABLE, params)
+                if result.rowcount != len(batch):
+                    raise _SomeStale
+                out, done = [None] * len(batch), list(batch)
+            for w in batch if not done else ():
+                t = w.table
+                result = await conn.execute(_UPDATE_TABLE, _table_params(t, w.expected_version))
+                if result.rowcount != 1:
+                    out.append(StaleVersion(f"table {t.id} is no longer at v{w.expected_version}"))
+                    continue
+                out.append(None)
+                done.append(w)
+            for w in done:
+                t = w.table
+                if w.seats:
+                    await conn.execute(
+                        _UPDATE_SEAT,
+                        [
+                            {
+                                "b_table": t.id,
+                                "b_seat": s.seat,
+                                "kind": s.kind,
+                                "player_id": s.player_id,
+                                "level": s.level,
+                            }
+                            for s in t.seats
+                        ],
+                    )
+            rows = [_action_row(w) for w in done if w.action is not None]
+            if rows:
+                await conn.execute(insert(ACTIONS), rows)
+            for w in done:
+                if w.deal_events:
+                    await self._add_deals(conn, w)
+                if w.action is not None and w.table.status == "finished" and w.table.outcome:
+                    await self._add_result(conn, w)
+        return out
+
+    async def _add_deals(self, conn: AsyncConnection, w: TableWrite) -> None:
+        t, action = w.table, w.action
+        assert action is not None
+        deals = DEALS
+        count = await conn.scalar(
+            select(func.count())
+            .select_from(deals)
+            .where(deals.c.table_id == t.id, deals.c.game_no == t.game_no)
+        )
+        at = action.at or m.now()
+        await conn.execute(
+            insert(deals),
+            [
+                {
+                    "table_id": t.id,
+                    "game_no": t.game_no,
+                    "deal": i,
+                    "seq": action.seq,
+                    "event": ev,
+                    "at": at,
+                }
+                for i, ev in enumerate(w.deal_events, (count or 0) + 1)
+            ],
+        )
+
+    async def _add_result(self, conn: AsyncConnection, w: TableWrite) -> None:
+        t = w.table
+        assert t.outcome is not None and w.action is not None
+        at = w.action.at or m.now()
+        await conn.execute(
+            insert(RESULTS),
+            {
+                "table_id": t.id,
+                "game_no": t.game_no,
+                "game": t.game,
+                "outcome": t.outcome,
+                "finished_at": at,
+                "seed": t.seed,
+                "deck": t.deck,
+                "options": t.options,
+                "rated": (rated := await ratings.counts(conn, t)),
+            },
+        )
+        scores = t.outcome.get("scores") or []
+        winners = set(t.outcome.get("winners") or [])
+        rows = []
+        for seat in t.seats:
+            score = scores[seat.seat] if seat.seat < len(scores) else None
+            rows.append(
+                {
+                    "table_id": t.id,
+                    "game_no": t.game_no,
+                    "seat": seat.seat,
+                    "kind": seat.kind,
+                    "player_id": seat.player_id if seat.kind == PLAYER else None,
+                    "score": score if isinstance(score, int | float) else None,
+                    "won": seat.seat in winners,
+                }
+            )
+        await conn.execute(insert(RESULT_SEATS), rows)
+        if rated:
+            people = [s.player_id for s in t.seats if s.player_id is not None]
+            await ratings.rate_game(conn, t.id, t.game_no, t.game, t.outcome, people, at)
+
