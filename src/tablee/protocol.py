@@ -44,6 +44,7 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "forbidden"
     INTERNAL = "internal"
     CONFLICT = "conflict"
+    STALE_VERSION = "stale_version"
     UNKNOWN_TABLE = "unknown_table"
     NOT_SEATED = "not_seated"
     ALREADY_SEATED = "already_seated"
@@ -78,6 +79,10 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.FORBIDDEN: "only someone else may do this (starting a table: its creator)",
     ErrorCode.INTERNAL: "the server failed on this message; nothing changed",
     ErrorCode.CONFLICT: "the table was busy with other changes too long; try again",
+    ErrorCode.STALE_VERSION: (
+        "an act's 'version' is not the table's version: the move was decided on an older state "
+        "and nothing was applied (sync, then decide again)"
+    ),
     ErrorCode.UNKNOWN_TABLE: "there is no such table",
     ErrorCode.NOT_SEATED: "the player does not sit at this table",
     ErrorCode.ALREADY_SEATED: "the player already sits at this table",
@@ -174,11 +179,22 @@ class Sync(_Message):
 
 
 class Act(_Message):
-    """A move at a table where the player sits; ``action`` is one of the state's ``legal``."""
+    """A move at a table where the player sits; ``action`` is one of the state's ``legal``.
+
+    Its ``id`` is also the move's idempotency key, per player and table: an ``act`` sent again
+    with the same ``id`` (a retry after a lost connection, on any process) gets the first
+    answer again (the same ``ack``, or the same ``error``) and is never applied twice."""
 
     type: Literal["act"]
     table: StrictInt = Field(description=_TABLE_DOC)
     action: dict[str, Any] = Field(description="the game's action object, with its 'type'")
+    version: StrictInt | None = Field(
+        default=None,
+        description=(
+            "the table's version the move was decided on (the state's 'version'); if the table "
+            "has moved on, the move is refused as 'stale_version' and nothing is applied"
+        ),
+    )
 
 
 class Ping(_Message):
@@ -404,11 +420,11 @@ ServerMessage = Ack | Error | Welcome | Pong | State
 
 #: validates any server message (tests check every frame the server sends with it)
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
-    Annotated[ServerMessage, Field(discriminator="type")]  # type: ignore[arg-type]
+    Annotated[ServerMessage, Field(discriminator="type")]  # type: ignore[arg-type, unused-ignore]
 )
 #: the client messages as one type (for the schema; :func:`parse` reads frames)
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(
-    Annotated[ClientMessage, Field(discriminator="type")]  # type: ignore[arg-type]
+    Annotated[ClientMessage, Field(discriminator="type")]  # type: ignore[arg-type, unused-ignore]
 )
 
 

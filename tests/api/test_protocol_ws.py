@@ -118,6 +118,7 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
             (wa, {"type": "act", "table": waiting["id"], "action": {"type": "play"}}),
             (wa, {"type": "act", "table": tid, "action": {"type": "play"}}),
             (wa, {"type": "act", "table": tid, "action": {"type": "play", "card": bob_card}}),
+            (wa, {"type": "act", "table": tid, "action": {"type": "play"}, "version": 0}),
             (wb, {"type": "act", "table": tid, "action": {"type": "play", "card": bob_card}}),
             (wc, {"type": "act", "table": tid, "action": {"type": "play", "card": hand[0]}}),
             (anon, {"type": "act", "table": tid, "action": {"type": "play", "card": hand[0]}}),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from typing import Any
 
 import pytest
 
@@ -331,4 +333,30 @@ async def test_a_ban_whose_message_was_lost_still_closes_the_sockets(cluster: Cl
                         await asyncio.sleep(0.02)
                 assert c.conn.close_code == 4403
             assert (await ca.request({"type": "ping"}))["type"] == "pong"
+    assert not a.errors() and not b.errors(), a.output() + b.output()
+
+
+async def test_an_act_resent_on_both_processes_is_applied_once(cluster: Cluster) -> None:
+    """The same ``act`` id sent on two processes at once, then again to each: one move, and every
+    copy answered as the first was."""
+    async with processes(cluster, "a", "b") as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        body = {"game": "race", "players": 2, "options": {"taps": 20}}
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+        async with Client(a, alice) as on_a, Client(b, alice) as on_b:
+            for c in (on_a, on_b):
+                await c.subscribe(tid)
+
+            async def send(c: Client, mid: str) -> dict[str, Any]:
+                start = len(c.frames)
+                act = {"type": "act", "table": tid, "action": {"type": "tap", "token": mid}}
+                await c.conn.send(json.dumps({**act, "id": mid}))
+                return await c.until(lambda f: f.get("id") == mid, start)
+
+            for mid in ("t1", "t2", "t3"):
+                answers = await asyncio.gather(*(send(c, mid) for c in (on_a, on_b, on_a, on_b)))
+                assert [ans["type"] for ans in answers] == ["ack"] * 4, answers
+            rows = await cluster.sql(f"SELECT action FROM actions WHERE table_id = {tid}")
+            assert sorted(json_token(r["action"]) for r in rows) == ["t1", "t2", "t3"]
     assert not a.errors() and not b.errors(), a.output() + b.output()

@@ -309,7 +309,12 @@ class Connection:
         if self.player is None:
             raise TableError(ErrorCode.UNAUTHORIZED, "say hello with your token first")
         await self.manager.act(
-            self.player, msg.table, msg.action, on_accepted=lambda: self._ack(msg.id)
+            self.player,
+            msg.table,
+            msg.action,
+            on_accepted=lambda: self._ack(msg.id),
+            request_id=msg.id,
+            version=msg.version,
         )
 
     async def on_ping(self, msg: Ping) -> None:

@@ -18,7 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tablee.tables.records import PlayerRecord
 
 from . import models as m
-from .repo import Store, _player, hash_token
+from .repo import Store, hash_token
+from .rows import player_record
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class AccountStore:
         """The player whose name has this key (``store.names.name_key``)."""
         async with self.store.session() as s:
             row = await s.scalar(select(m.Player).where(m.Player.name_key == key))
-            return None if row is None else Credentials(_player(row), row.password_hash)
+            return None if row is None else Credentials(player_record(row), row.password_hash)
 
     async def password_hash(self, player_id: int) -> str | None:
         async with self.store.session() as s:

@@ -179,6 +179,8 @@ class ActionRow(Base):
     #: player | timer | bot
     source: Mapped[str] = mapped_column(String(8))
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
+    #: a player's move: its idempotency key (the player and the ``act``'s id, hashed)
+    request: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class DealScore(Base):

@@ -11,25 +11,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Integer, cast, delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from tablee.ratings import Skill, rate
 from tablee.tables.records import PLAYER, PlayerRecord, TableRecord
 
 from . import models as m
 from .names import name_key
-
-if TYPE_CHECKING:  # the repository's writer imports this module
-    from .repo import Store
+from .rows import player_record as _player
 
 
-def _player(row: m.Player) -> PlayerRecord:
-    from .repo import _player as player
+class Engine(Protocol):
+    """What the ratings' reads need of the store (``repo.Store``, which is not imported here:
+    the store's writer imports this module)."""
 
-    return player(row)
+    @property
+    def engine(self) -> AsyncEngine: ...
+
+    def session(self) -> AsyncSession: ...
 
 
 RATINGS = m.cast_table(m.Rating)
@@ -186,7 +188,7 @@ async def stored(conn: AsyncConnection) -> tuple[list[tuple[Any, ...]], list[tup
 class RatingStore:
     """The ratings' reads and the recomputation, over the store's engine."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Engine) -> None:
         self.store = store
 
     async def recompute(self) -> int:

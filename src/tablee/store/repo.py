@@ -35,6 +35,7 @@ from tablee.tables.records import (
 
 from . import models as m
 from .names import NameReserved, NameTaken, name_key, reserved
+from .rows import player_record
 from .writes import TableWrite, TableWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -104,16 +105,6 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
     )
 
 
-def _player(row: m.Player) -> PlayerRecord:
-    return PlayerRecord(
-        id=row.id,
-        name=row.name,
-        created_at=row.created_at,
-        banned=row.banned,
-        claimed=row.password_hash is not None,
-    )
-
-
 class Store:
     def __init__(self, url: str, schema: str | None = None) -> None:
         self.url = url
@@ -155,7 +146,7 @@ class Store:
                 )
                 s.add(row)
                 await s.flush()
-                return _player(row), token
+                return player_record(row), token
         except IntegrityError:
             # the same name written between our look and our insert
             async with self._sessions() as s:
@@ -180,14 +171,14 @@ class Store:
                     .join(m.Session, m.Session.player_id == m.Player.id)
                     .where(m.Session.token_hash == digest, m.Session.expires_at > m.now())
                 )
-            return None if row is None else _player(row)
+            return None if row is None else player_record(row)
 
     async def player(self, player_id: int) -> PlayerRecord | None:
         if not 0 < player_id <= MAX_ID:
             return None  # no such row can exist, and the driver would refuse the number
         async with self._sessions() as s:
             row = await s.get(m.Player, player_id)
-            return None if row is None else _player(row)
+            return None if row is None else player_record(row)
 
     async def set_banned(self, player_id: int, banned: bool) -> None:
         async with self._sessions.begin() as s:
@@ -365,7 +356,7 @@ class Store:
                     .order_by(m.ActionRow.seq)
                 )
                 rows = [
-                    LoggedAction(a.seq, a.seat, a.action, a.source, a.at, a.version)
+                    LoggedAction(a.seq, a.seat, a.action, a.source, a.at, a.version, a.request)
                     for a in (await s.scalars(q)).all()
                 ]
             only_moves = row.game_no == known.game_no and [a.version for a in rows] == list(
@@ -428,7 +419,7 @@ class Store:
             if upto is not None:
                 q = q.where(m.ActionRow.version <= upto)
             return [
-                LoggedAction(r.seq, r.seat, r.action, r.source, r.at, r.version)
+                LoggedAction(r.seq, r.seat, r.action, r.source, r.at, r.version, r.request)
                 for r in (await s.scalars(q)).all()
             ]
 

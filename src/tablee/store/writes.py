@@ -97,6 +97,7 @@ def _action_row(w: TableWrite) -> dict[str, Any]:
         "version": t.version,
         "source": a.source,
         "at": a.at or m.now(),
+        "request": a.request,
     }
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from tablee.engine import Action, Event, Game, IllegalAction
 from tablee.protocol import ErrorCode
 
-from .errors import TableError
+from .errors import Repeated, TableError
 from .live import LiveTable, utcnow
 from .records import FINISHED, PLAYER, PLAYING, WAITING, LoggedAction, TableRecord
 
@@ -63,11 +63,23 @@ def edit(change: Edit) -> Decision:
     return lambda live: edit_change(live, change)
 
 
-def player_move(player_id: int, action: Any) -> Decision:
-    """A player's action, at the seat the player holds at that moment."""
+def player_move(
+    player_id: int, action: Any, request: str | None = None, version: int | None = None
+) -> Decision:
+    """A player's action, at the seat the player holds at that moment. ``request``: its
+    idempotency key (a key the table knows raises ``Repeated``: decided under the table's turn,
+    after catching up with the other processes, so a retry is never applied twice); ``version``:
+    the table's version the player decided on (another one: ``stale_version``)."""
 
     def decide(live: LiveTable) -> Change:
         rec = live.rec
+        if request is not None and request in live.requests:
+            raise Repeated(live.requests[request])
+        if version is not None and version != rec.version:
+            raise TableError(
+                ErrorCode.STALE_VERSION,
+                f"the table is at version {rec.version}, not {version}: nothing was played",
+            )
         seat = rec.seat_of(player_id)
         if seat is None:
             raise TableError(ErrorCode.NOT_SEATED, "you do not sit at this table")
@@ -76,7 +88,10 @@ def player_move(player_id: int, action: Any) -> Decision:
         if rec.status == FINISHED:
             refuse_closed(rec)
             raise TableError(ErrorCode.TABLE_OVER, "the game is over")
-        return move_change(live, seat, action, "player")
+        change = move_change(live, seat, action, "player")
+        if request is not None and change.move is not None:
+            change.move = dataclasses.replace(change.move, request=request)
+        return change
 
     return decide
 

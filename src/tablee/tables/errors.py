@@ -44,6 +44,16 @@ class TableError(Exception):
         return cls(ENGINE_CODES.get(exc.code, ErrorCode.ILLEGAL_ACTION), exc.reason)
 
 
+class Repeated(Exception):
+    """A re-sent ``act`` (its idempotency key is known): nothing is applied again; the caller
+    gives the first answer again (``answer``: the version the move made, or the refusal's code
+    and message)."""
+
+    def __init__(self, answer: int | tuple[ErrorCode, str]) -> None:
+        super().__init__("a move already answered")
+        self.answer = answer
+
+
 class Superseded(Exception):
     """An automatic move (timer, bot) was chosen for a state another process has replaced since:
     the caller decides again from the new one. Never sent to a client."""

@@ -10,13 +10,40 @@ changed in place (``apply`` returns a new one), so its answers hold for as long 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+import hashlib
+import json
+from collections import Counter, OrderedDict
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from tablee.engine import Action, Event, Game
+from tablee.protocol import ErrorCode
 
-from .records import PLAYING, TableRecord
+from .records import PLAYING, LoggedAction, TableRecord
+
+#: the answers to players' moves a table remembers (their idempotency keys): a re-sent ``act`` is
+#: a retry of one of the last moves, never of a move this far back
+REMEMBERED_REQUESTS = 512
+
+#: the first answer to a move: the version it made (an ``ack``), or the refusal (code, message)
+Answer = int | tuple[ErrorCode, str]
+
+
+def request_key(
+    player_id: int, message_id: Any, action: Any = None, version: int | None = None
+) -> str | None:
+    """A move's idempotency key: the player and the ``act`` as sent (its id, action and expected
+    version), hashed to a fixed size (an id may be long; the key is stored with the log row).
+    None: no id, no key.
+
+    A retry sends the very same ``act``; a client that numbers its moves from 1 on every
+    connection sends a new move with an old id but another action or version, which must not
+    be taken for a retry (with ``version`` that can never happen: versions only grow)."""
+    if message_id is None:
+        return None
+    # json, not orjson: an id may hold an integer beyond 64 bits
+    text = json.dumps([player_id, message_id, action, version], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class Subscriber(Protocol):
@@ -52,6 +79,20 @@ class LiveTable:
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None
         self._legal: dict[int, list[Action]] = {}
+        #: the first answer to each recent move by its idempotency key (``request_key``)
+        self.requests: OrderedDict[str, Answer] = OrderedDict()
+
+    def remember(self, key: str | None, answer: Answer) -> None:
+        if key is None or key in self.requests:
+            return
+        self.requests[key] = answer
+        if len(self.requests) > REMEMBERED_REQUESTS:
+            self.requests.popitem(last=False)
+
+    def remember_rows(self, rows: list[LoggedAction]) -> None:
+        """The keys of logged moves (loaded, or caught up with from another process)."""
+        for row in rows:
+            self.remember(row.request, row.version)
 
     @property
     def id(self) -> int:

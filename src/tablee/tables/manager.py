@@ -34,9 +34,9 @@ from tablee.store import Store
 from .broker import Broker
 from .changes import Change, Edit, begin, closed_reason, edit, player_move, replay
 from .coordination import Alone, Coordination
-from .errors import TableError
+from .errors import Repeated, TableError
 from .fanout import FanOut
-from .live import LiveTable, Subscriber, utcnow
+from .live import LiveTable, Subscriber, request_key, utcnow
 from .pipeline import MoveHook, Pipeline
 from .records import EMPTY, FINISHED, WAITING, NewTable, PlayerRecord, TableRecord
 from .robots import Robots
@@ -197,6 +197,7 @@ class TableManager:
             rows = await self.store.actions(rec.id, rec.game_no, upto=rec.version)
             state, seq, history = replay(rec, game, None, 0, rows)
             live = LiveTable(rec, game, state, seq)
+            live.remember_rows(rows)
             live.history = history
         await self.coordination.loaded(live)
         return live
@@ -352,15 +353,37 @@ class TableManager:
         table_id: int,
         action: Any,
         on_accepted: Callable[[], None] | None = None,
-    ) -> Change:
+        *,
+        request_id: Any = None,
+        version: int | None = None,
+    ) -> Change | None:
         """A player's move. Raises ``TableError`` (with the protocol's code) when refused; calls
-        ``on_accepted`` after the commit and before any state is sent."""
+        ``on_accepted`` after the commit and before any state is sent.
+
+        ``request_id`` (the ``act``'s id) is the move's idempotency key for this player and table:
+        sent again, the move gets its first answer again (``on_accepted``, returning None; or the
+        same refusal) and is not applied twice. ``version``: the version the move was decided on
+        (another one is refused as ``stale_version``)."""
         started = time.perf_counter()
         live = await self.get(table_id)
+        key = request_key(player.id, request_id, action, version)
+        decision = player_move(player.id, action, key, version)
         with log_context(live.id, live.rec.seat_of(player.id)):
-            return await self.pipeline.commit(
-                live, player_move(player.id, action), on_accepted=on_accepted, started=started
-            )
+            try:
+                return await self.pipeline.commit(
+                    live, decision, on_accepted=on_accepted, started=started
+                )
+            except Repeated as again:
+                if isinstance(again.answer, tuple):
+                    code, message = again.answer
+                    raise TableError(code, message) from None
+                if on_accepted is not None:
+                    on_accepted()
+                return None
+            except TableError as exc:
+                if exc.code != ErrorCode.CONFLICT:  # busy: a retry may be played
+                    live.remember(key, (exc.code, exc.message))
+                raise
 
     # -- subscribers -----------------------------------------------------------------------------
 

@@ -119,6 +119,7 @@ class Pipeline:
                 continue
             live.advance(change.rec, change.state, change.seq, change.to_act, change.legal)
             if change.move is not None:
+                live.remember(change.move.request, change.rec.version)
                 live.history += change.events
                 self._moved(live, change, time.perf_counter() - started)
             if on_accepted is not None:
@@ -176,8 +177,10 @@ class Pipeline:
         elif rec.game_no == live.rec.game_no and same_game:
             state, seq, events = replay(rec, live.game, live.state, live.seq, rows)
             history = events
+            live.remember_rows(rows)
         else:
             state, seq, history = replay(rec, live.game, None, 0, rows)
+            live.remember_rows(rows)
         live.advance(rec, state, seq)
         live.history += history
         return events

@@ -84,6 +84,9 @@ class LoggedAction:
     at: datetime | None = None
     #: the table's version once applied (set by the store from the table record)
     version: int = 0
+    #: a player's move: its idempotency key (``request_key``), kept with the log row so that a
+    #: re-sent ``act`` is recognised on any process and after a restart
+    request: str | None = None
 
 
 @dataclass(frozen=True)

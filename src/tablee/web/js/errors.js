@@ -36,6 +36,7 @@ export const ERROR_SENTENCES = {
   name_taken: "Ce nom est déjà pris : choisissez-en un autre.",
   invalid: "Ce choix n'est pas permis.",
   unavailable: "Le serveur est momentanément indisponible.",
+  stale_version: "La table a changé entre-temps : rien n'a été joué.",
 };
 
 const BY_STATUS = {

@@ -10,6 +10,9 @@ export class TableSocket {
     this.tables = new Set();
     this.pending = new Map();
     this.nextId = 1;
+    // a move's id is its idempotency key at the server (per player and table): unique across
+    // page loads and tabs, so a retry is the only way to send the same one again
+    this.idPrefix = Array.from(crypto.getRandomValues(new Uint32Array(2)), (n) => n.toString(36)).join("");
     this.retry = 0;
     this.closed = false;
     this.ready = false;
@@ -28,6 +31,9 @@ export class TableSocket {
       this.send({ type: "hello", token: this.token });
       this.ready = true;
       for (const table of this.tables) this.send({ type: "subscribe", table });
+      // moves sent before the drop and never answered: sent again with the same id, the server
+      // answers each as it did the first time (applied at most once)
+      for (const [, p] of this.pending) if (p.msg) this.send(p.msg);
       this.status("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -45,8 +51,12 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ready = false;
       clearInterval(this.pingTimer);
-      for (const [, p] of this.pending) p.reject(new Error("connexion perdue"));
-      this.pending.clear();
+      const refused = this.closed || ev.code === 4401 || ev.code === 4403;
+      for (const [id, p] of this.pending) {
+        if (p.msg && !refused) continue; // a move waits for the reconnection, to be sent again
+        p.reject(new Error("connexion perdue"));
+        this.pending.delete(id);
+      }
       if (this.closed) return;
       // 4401/4403: the server refused the token (unknown, banned); it would refuse it again.
       if (ev.code === 4401 || ev.code === 4403) {
@@ -96,15 +106,19 @@ export class TableSocket {
     this.send({ type: "sync", table });
   }
 
-  /** Resolves on the server's ack; rejects with the server's error (message and code). */
-  act(table, action) {
-    const id = this.nextId++;
+  /** Resolves on the server's ack; rejects with the server's error (message and code).
+   * ``version``: the table's version the move was decided on (the server refuses it as
+   * ``stale_version`` if the table moved on). */
+  act(table, action, version) {
+    const id = `${this.idPrefix}-${this.nextId++}`;
+    const msg = { type: "act", table, action, id };
+    if (version != null) msg.version = version;
     return new Promise((resolve, reject) => {
-      if (!this.send({ type: "act", table, action, id })) {
+      if (!this.send(msg)) {
         reject(Object.assign(new Error("pas de connexion au serveur"), { code: "offline" }));
         return;
       }
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, msg });
     });
   }
 

@@ -200,7 +200,7 @@ export class TableController {
     const pending = { from: S.msg?.version ?? null, game: S.gameNo, acked: false, seen: false, timer: null };
     this.pending = pending;
     this.markBusy(true);
-    this.socket.act(this.tableId, action)
+    this.socket.act(this.tableId, action, pending.from)
       .then(() => {
         if (this.pending !== pending) return;
         S.selected = null;
