@@ -448,7 +448,10 @@ async def robot_moves(base: str, tables: list[int]) -> int:
     if not tables:
         return 0
     async with httpx.AsyncClient(base_url=base, timeout=120) as c:
-        return sum(int((await c.get(f"/api/tables/{t}")).json()["version"]) for t in tables)
+        total = 0
+        for t in tables:
+            total += int((await c.get(f"/api/tables/{t}")).json()["version"])
+        return total
 
 
 def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
@@ -607,6 +610,7 @@ def main() -> None:
             print(
                 "  " + "  ".join(f"{_fmt(r[c]):>12}" for c in cols),
                 f"games={r['games']} errors={r['errors']}",
+                f"robot moves/s={_fmt(r['robot moves/s'])}" if "robot moves/s" in r else "",
             )
         if len(rows) < 2:
             continue

@@ -9,7 +9,7 @@ Every deal is played twice on the same cards, so that the luck of the deal cance
   first level (seat ``k mod n`` for deal ``k``) among seats of the second level, and the same deal
   with the second level in every seat; a deal's figure is that seat's points in the first play
   minus its points in the second (tarot: its share; barbu: minus the points it took; motton: its
-  round score; yaniv: minus the points it took).
+  round score; yaniv: the others' mean points minus its own).
 
 Printed per game: deals, the mean figure with its 95 % confidence interval (normal, from the
 deals' spread), contracts taken and made by each level on the same deals (belote, contrée, tarot:
@@ -86,7 +86,12 @@ def _deal_result(spec: Spec, event: Event, players: int) -> Played:
     if spec.game == "barbu":
         return Played([-float(x) for x in event["scores"]])
     if spec.game == "yaniv":
-        return Played([-float(x) for x in event["points"]])
+        # each for themselves, the lowest total wins: a round's worth is the others' points
+        # against the seat's own
+        pts = event["points"]
+        return Played(
+            [sum(pts) / (players - 1) - pts[s] * players / (players - 1) for s in range(players)]
+        )
     if spec.game == "motton":
         made = [b == t for b, t in zip(event["bids"], event["tricks"], strict=True)]
         return Played([float(x) for x in event["scores"]], bids_made=made)

@@ -122,5 +122,6 @@ class Robots:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # waits for the workers to exit (a decision in progress ends within its time)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
