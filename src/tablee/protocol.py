@@ -420,11 +420,11 @@ ServerMessage = Ack | Error | Welcome | Pong | State
 
 #: validates any server message (tests check every frame the server sends with it)
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
-    Annotated[ServerMessage, Field(discriminator="type")]  # type: ignore[arg-type, unused-ignore]
+    Annotated[ServerMessage, Field(discriminator="type")]  # type: ignore[arg-type, maybe-unrecognized-str-typeform, unused-ignore]
 )
 #: the client messages as one type (for the schema; :func:`parse` reads frames)
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(
-    Annotated[ClientMessage, Field(discriminator="type")]  # type: ignore[arg-type, unused-ignore]
+    Annotated[ClientMessage, Field(discriminator="type")]  # type: ignore[arg-type, maybe-unrecognized-str-typeform, unused-ignore]
 )
 
 
