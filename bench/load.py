@@ -17,8 +17,9 @@ connect to them in turn, seat by seat, as a proxy without affinity would spread 
 table's players sit on different processes. ``--processes 1 --redis-url ...`` runs one process in
 the same mode, for comparison.
 
-Robot-heavy runs (``--robot-tables K``): K more tables, every seat a robot (``--robot-level
-confirme`` by default, in the server's robot worker processes, ``--robot-workers``), play a long
+Robot-heavy runs (``--robot-tables K``): K more tables, three robots (``--robot-level
+confirme`` by default, in the server's robot worker processes, ``--robot-workers``) and a person
+the timer plays for, play a long
 contrée match beside the measured tables; the row adds the robots' moves/s. Compare the measured
 tables' latency with ``--robot-tables 0`` in the same session.
 
@@ -421,8 +422,9 @@ async def setup_tablee(base: str, tables: int, players: int, game: str) -> list[
 
 
 async def robot_tables(base: str, count: int, game: str, level: str) -> list[int]:
-    """``count`` tables whose every seat is a robot of ``level`` (a creator who does not sit),
-    playing a long match for the whole run: the robots' load beside the measured tables."""
+    """``count`` tables of three robots of ``level`` and a person who never plays (a table is
+    played by people: the timer plays for them at once), playing a long match for the whole run:
+    the robots' load beside the measured tables."""
     async with httpx.AsyncClient(base_url=base, timeout=120) as c:
         r = await c.post("/api/players", json={"name": "robots"})
         r.raise_for_status()
@@ -434,8 +436,9 @@ async def robot_tables(base: str, count: int, game: str, level: str) -> list[int
                 "game": game,
                 "players": 4,
                 "options": options,
-                "bots": [0, 1, 2, 3],
-                "bot_levels": {str(s): level for s in range(4)},
+                "bots": [1, 2, 3],
+                "bot_levels": {str(s): level for s in range(1, 4)},
+                "turn_seconds": 0.05,
             }
             r = await c.post("/api/tables", json=body, headers=auth)
             r.raise_for_status()
