@@ -90,6 +90,14 @@ class Contrecarte(BaseGame[ContrecarteState]):
 
     # -- reading the state ----------------------------------------------------------------------
 
+    # the common reads, spelled out with the module's constant: every move of a playout calls
+    # them, and a class attribute read through the instance (``over_phase``) costs more
+    def is_over(self, state: ContrecarteState) -> bool:
+        return state.phase is OVER
+
+    def to_act(self, state: ContrecarteState) -> tuple[int, ...]:
+        return () if state.phase is OVER else (state.turn,)
+
     def outcome(self, state: ContrecarteState) -> dict[str, Any] | None:
         w = state.winner
         if w is None:
@@ -186,7 +194,7 @@ class Contrecarte(BaseGame[ContrecarteState]):
             kind = action.get("type")
             # a list or an object as the type would make the lookup raise TypeError
             if kind.__class__ is str:
-                handler = self._handlers.get(kind)
+                handler = _FAST.get(kind)
                 if handler is not None:
                     return handler(self, state, seat, action)
         return super().apply(state, seat, action)
@@ -428,5 +436,9 @@ class Contrecarte(BaseGame[ContrecarteState]):
 
     # -- the table's move -----------------------------------------------------------------------
 
-    def auto_action(self, state: ContrecarteState, seat: int) -> Action:
-        return auto.auto_action(state, seat)
+    # the policy itself, without a call of its own in between (it refuses a seat with nothing to do)
+    auto_action = staticmethod(auto.auto_action)
+
+
+#: the fast path's handlers, a module global: read once per move
+_FAST = Contrecarte._handlers
