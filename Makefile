@@ -24,9 +24,11 @@ run: $(STAMP)
 simulate: $(STAMP)
 	$(BIN)/tablee simulate --game contrecarte --players 4 --seed 1
 
-# The browser tests drive Debian's Chromium (never a browser downloaded by Playwright).
+# The browser tests drive Debian's Chromium (never a browser downloaded by Playwright); nginx
+# checks the shipped proxy config (tests/test_deploy.py).
 test: $(STAMP)
 	@test -x /usr/bin/chromium || { apt-get update && apt-get install -y chromium; }
+	@test -x /usr/sbin/nginx || { apt-get update && apt-get install -y nginx-light; }
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)

@@ -10,6 +10,9 @@ would. Figures are the median of several runs of a fixed duration, in CPU time o
 - ``moves/s``: random moves per second (``legal_actions`` + choice + ``apply``);
 - ``auto moves/s``: moves per second when ``auto_action`` (the table's timeout move) decides.
 
+The variants of a game (``VARIANTS``: its table options of ``DECISIONS.md``, "Variants") are
+measured the same way, each on a line of its own (``barbu[choice=True]``).
+
 When ``rlcard`` is installed (``pip install -e '.[bench]'``), RLCard's UNO (4 players, random legal
 actions through its own ``get_legal_actions``/``step``) is measured the same way, turn about with
 the Contrecarte figures run by run (so that a change of the machine's load falls on both); the
@@ -43,7 +46,7 @@ Runner = Callable[[int], int]  # plays one game from a seed, returns its number 
 class Playable(Protocol):
     """The part of the engine contract a random playout uses."""
 
-    def new(self, players: int, seed: int) -> Any: ...
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = ...) -> Any: ...
     def is_over(self, state: Any) -> bool: ...
     def to_act(self, state: Any) -> tuple[int, ...]: ...
     def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]: ...
@@ -62,7 +65,7 @@ class Weightless:
         self.legal: list[dict[str, Any]] = [{"type": "play", "card": c} for c in ("R1", "B2")]
         self.legal.append({"type": "draw"})
 
-    def new(self, players: int, seed: int) -> int:
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> int:
         return 0
 
     def is_over(self, state: int) -> bool:
@@ -78,10 +81,25 @@ class Weightless:
         return state + 1, []
 
 
-def random_playout(game: Playable, players: int) -> Runner:
+#: the variants (table options, DECISIONS.md "Variants") measured besides each game's defaults
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "barbu": [{"choice": True}],
+    "belote": [{"target": 501}, {"annonces": True}, {"annonces": True, "target": 1000}],
+    "contree": [{"sa_ta": True}, {"annonces": True}, {"annonces": True, "sa_ta": True}],
+}
+
+
+def variant_label(name: str, options: dict[str, Any]) -> str:
+    return f"{name}[{','.join(f'{k}={v}' for k, v in sorted(options.items()))}]"
+
+
+def random_playout(game: Playable, players: int, options: dict[str, Any] | None = None) -> Runner:
+    # only a variant passes options: the weightless engine takes none
+    extra = {"options": options} if options else {}
+
     def run(seed: int) -> int:
         rnd = random.Random(seed)
-        state = game.new(players=players, seed=seed)
+        state = game.new(players=players, seed=seed, **extra)
         moves = 0
         while not game.is_over(state):
             for seat in game.to_act(state):
@@ -95,9 +113,9 @@ def random_playout(game: Playable, players: int) -> Runner:
     return run
 
 
-def auto_playout(game: Game, players: int) -> Runner:
+def auto_playout(game: Game, players: int, options: dict[str, Any] | None = None) -> Runner:
     def run(seed: int) -> int:
-        state = game.new(players=players, seed=seed)
+        state = game.new(players=players, options=options, seed=seed)
         moves = 0
         while not game.is_over(state):
             for seat in game.to_act(state):
@@ -329,16 +347,25 @@ def main(argv: list[str] | None = None) -> int:
                 uno = None
             seats |= dict.fromkeys(runners, n) | {"rlcard uno": 4}
         group(runners, seats, autos)
+        for options in VARIANTS.get(name, []):
+            label = variant_label(name, options)
+            group(
+                {label: random_playout(game, n, options)},
+                {label: n},
+                {} if args.no_auto else {label: auto_playout(game, n, options)},
+            )
     if uno is not None:
         group({"rlcard uno": uno}, {"rlcard uno": 4}, {})
 
     print()
-    head = f"{'game':24} {'seats':>5} {'playouts/s':>11} {'moves/game':>11} {'moves/s':>10}"
+    # a variant's label (``contree[annonces=True,sa_ta=True]``) widens the first column
+    wide = max([24, *(len(r[0]) for r in rows)])
+    head = f"{'game':{wide}} {'seats':>5} {'playouts/s':>11} {'moves/game':>11} {'moves/s':>10}"
     print(head + f" {'auto moves/s':>13}")
     print("-" * (len(head) + 14))
     for name, players, f, auto_moves in rows:
         print(
-            f"{name:24} {players:>5} {fmt(f['playouts']):>11} {fmt(f['length']):>11}"
+            f"{name:{wide}} {players:>5} {fmt(f['playouts']):>11} {fmt(f['length']):>11}"
             f" {fmt(f['moves']):>10} {fmt(auto_moves):>13}"
         )
     if "rlcard uno" in measured and "contrecarte" in measured:

@@ -17,6 +17,13 @@ connect to them in turn, seat by seat, as a proxy without affinity would spread 
 table's players sit on different processes. ``--processes 1 --redis-url ...`` runs one process in
 the same mode, for comparison.
 
+A room's pace (``--pace 1``): instead of a closed loop, the seat whose turn it is waits about a
+second (jittered 0.5–1.5 s) before it plays, so each table makes about one move a second, as
+people do; ``--tables 1000 --pace 1`` is a thousand tables of four sockets. The bare server is
+paced the same way in the same run. ``cpu ms/move`` is the CPU seconds of every server process
+over the moves of the window; ``KiB/conn`` the servers' resident memory gained from before the
+clients connected to the end, per connection.
+
 Robot-heavy runs (``--robot-tables K``): K more tables, three robots (``--robot-level
 confirme`` by default, in the server's robot worker processes, ``--robot-workers``) and a person
 the timer plays for, play a long
@@ -72,6 +79,9 @@ class Stats:
     client_cpu: float = 0.0
     server_cpu: float = 0.0
     memory: dict[str, int] = field(default_factory=dict)
+    #: the servers' resident memory before the clients connected (MiB)
+    rss_before: int = 0
+    connections: int = 0
 
 
 @dataclass
@@ -193,6 +203,7 @@ async def player(
     ready: asyncio.Event,
     *,
     go: asyncio.Event,
+    pace: float = 0.0,
 ) -> None:
     async with connecting:
         ws = await websockets.connect(
@@ -237,6 +248,12 @@ async def player(
                         asyncio.get_running_loop().create_task(_rematch(http, seat))
                     continue
                 if pending is None and msg["legal"] and seat.seat in msg["to_act"]:
+                    if pace > 0:
+                        # a room's pace: the seat thinks ~``pace`` s (jittered, so that the
+                        # tables do not move in step); the frames meanwhile wait in the socket
+                        await asyncio.sleep(pace * rnd.uniform(0.5, 1.5))
+                        if time.monotonic() >= stop_at:
+                            break
                     action = choose(msg["legal"], rnd)
                     mid += 1
                     pending, sent = version, time.monotonic()
@@ -267,6 +284,7 @@ async def _clients(
     ready: Any,
     go: Any,
     start: Any,
+    pace: float = 0.0,
 ) -> Stats:
     """One client process: every seat connects and subscribes, says it is ready, and waits for
     the common start."""
@@ -283,7 +301,16 @@ async def _clients(
     tasks = [
         asyncio.create_task(
             player(
-                uri, s, stats, window, random.Random(rnd.random()), http, connecting, r, go=local_go
+                uri,
+                s,
+                stats,
+                window,
+                random.Random(rnd.random()),
+                http,
+                connecting,
+                r,
+                go=local_go,
+                pace=pace,
             )
         )
         for s, r in zip(seats, readies, strict=True)
@@ -318,9 +345,10 @@ def _worker(
     go: Any,
     start: Any,
     results: Any,
+    pace: float = 0.0,
 ) -> None:
     _raise_fd_limit()
-    stats = asyncio.run(_clients(uri, seats, base_http, warmup, seconds, ready, go, start))
+    stats = asyncio.run(_clients(uri, seats, base_http, warmup, seconds, ready, go, start, pace))
     results.put(stats)
 
 
@@ -332,6 +360,7 @@ async def drive(
     base_http: str | None,
     procs: int,
     server: Proc | Servers,
+    pace: float = 0.0,
 ) -> Stats:
     """The seats are shared among ``procs`` client processes (a table's seats in one); the clock
     starts for all at once when every seat is connected."""
@@ -344,10 +373,11 @@ async def drive(
     workers = [
         ctx.Process(
             target=_worker,
-            args=(uri, g, base_http, warmup, seconds, ready, go, start, results),
+            args=(uri, g, base_http, warmup, seconds, ready, go, start, results, pace),
         )
         for g in groups
     ]
+    rss_before = server.status().get("VmRSS", 0)
     for w in workers:
         w.start()
     loop = asyncio.get_running_loop()
@@ -360,7 +390,9 @@ async def drive(
     await asyncio.sleep(seconds)
     server_cpu = server.cpu() - cpu0
     memory = server.status()
-    total = Stats(server_cpu=server_cpu, memory=memory)
+    total = Stats(
+        server_cpu=server_cpu, memory=memory, rss_before=rss_before, connections=len(seats)
+    )
     for _ in workers:
         part: Stats = await loop.run_in_executor(None, results.get)
         total.latencies += part.latencies
@@ -439,6 +471,8 @@ async def robot_tables(base: str, count: int, game: str, level: str) -> list[int
                 "bots": [1, 2, 3],
                 "bot_levels": {str(s): level for s in range(1, 4)},
                 "turn_seconds": 0.05,
+                # the timer plays for the person every time: never handed to a robot
+                "robot_after": 0,
             }
             r = await c.post("/api/tables", json=body, headers=auth)
             r.raise_for_status()
@@ -470,9 +504,14 @@ def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]
         "p99 ms": pct(0.99),
         "mean ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
         "server cpu %": 100 * stats.server_cpu / args.seconds,
+        # CPU seconds of every server process over the moves made in the same window
+        "cpu ms/move": 1000 * stats.server_cpu / max(1, stats.moves),
         "clients cpu %": 100 * stats.client_cpu / (args.seconds + args.warmup),
         "rss MiB": stats.memory.get("VmRSS", 0),
         "peak MiB": stats.memory.get("VmHWM", 0),
+        "KiB/conn": 1024
+        * (stats.memory.get("VmRSS", 0) - stats.rss_before)
+        / max(1, stats.connections),
         "frame bytes": stats.frame_bytes // max(1, stats.frames),
         "games": stats.games,
         "errors": dict(stats.errors),
@@ -514,7 +553,9 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 for i, seat in enumerate(seats):
                     seat.uri = f"ws://127.0.0.1:{ports[i % len(ports)]}/ws"
                 ws = f"ws://127.0.0.1:{ports[0]}/ws"
-                stats = await drive(ws, seats, args.warmup, args.seconds, base, args.procs, servers)
+                stats = await drive(
+                    ws, seats, args.warmup, args.seconds, base, args.procs, servers, args.pace
+                )
                 name = "tablee" if args.processes == 1 else f"tablee x{args.processes}"
                 row = summary(name, stats, args)
                 if robots:
@@ -548,7 +589,7 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             for s in range(args.players)
         ]
         ws = f"ws://127.0.0.1:{port}/ws"
-        stats = await drive(ws, seats, args.warmup, args.seconds, None, args.procs, bare)
+        stats = await drive(ws, seats, args.warmup, args.seconds, None, args.procs, bare, args.pace)
         rows.append(summary("bare", stats, args))
     finally:
         bare.stop()
@@ -575,6 +616,12 @@ def main() -> None:
         help="Redis between the server processes (TABLEE_REDIS_URL)",
     )
     p.add_argument("--procs", type=int, default=2, help="client processes")
+    p.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="paced mode: each table moves about once every PACE seconds (0: closed loop)",
+    )
     p.add_argument("--profile", default=None, help="cProfile the tablée server into this file")
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
     p.add_argument(
@@ -598,9 +645,11 @@ def main() -> None:
         "p50 ms",
         "p99 ms",
         "server cpu %",
+        "cpu ms/move",
         "clients cpu %",
         "rss MiB",
         "peak MiB",
+        "KiB/conn",
         "frame bytes",
     ]
     for n in (int(x) for x in args.tables.split(",")):
@@ -620,7 +669,8 @@ def main() -> None:
         t, b = rows
         print(
             f"  ratio tablee/bare: moves/s {t['moves/s'] / b['moves/s']:.2f},"
-            f" p50 {t['p50 ms'] / b['p50 ms']:.1f}x, p99 {t['p99 ms'] / b['p99 ms']:.1f}x",
+            f" p50 {t['p50 ms'] / b['p50 ms']:.1f}x, p99 {t['p99 ms'] / b['p99 ms']:.1f}x,"
+            f" cpu/move {t['cpu ms/move'] / b['cpu ms/move']:.1f}x",
             flush=True,
         )
 

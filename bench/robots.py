@@ -11,6 +11,12 @@ Every deal is played twice on the same cards, so that the luck of the deal cance
   minus its points in the second (tarot: its share; barbu: minus the points it took; motton: its
   round score; yaniv: the others' mean points minus its own).
 
+With ``--partner`` (belote, contrée) the first level sits at one seat (``k mod 4``) with a
+partner and two opponents of the second level, and the same deal is played again by the second
+level alone: a deal's figure is that seat's team score minus the other team's in the first play,
+minus the same in the second — what a player of the second level (a person's stand-in) gains
+with a partner of the first.
+
 Printed per game: deals, the mean figure with its 95 % confidence interval (normal, from the
 deals' spread), contracts taken and made by each level on the same deals (belote, contrée, tarot:
 the taker's side; motton: bids made exactly), and the first level's decision CPU time p50/p99
@@ -174,9 +180,20 @@ class Tally:
         row[2] += took and made
 
 
-def duplicate(spec: Spec, k: int, first: str, second: str, budget: Budget, tally: Tally) -> None:
+def duplicate(
+    spec: Spec,
+    k: int,
+    first: str,
+    second: str,
+    budget: Budget,
+    tally: Tally,
+    partner: bool = False,
+) -> None:
+    """``partner``: at the team games, the first level plays one seat (``k mod 4``) with a
+    partner and opponents of the second level, against the same deal played by the second level
+    alone: what a player of the second level gains with a partner of the first."""
     n = spec.players
-    if spec.teams:
+    if spec.teams and not partner:
         a = play(spec, k, [first, second] * 2, budget, tally.times)
         b = play(spec, k, [second, first] * 2, budget, tally.times)
         if a is None or b is None:
@@ -205,7 +222,10 @@ def duplicate(spec: Spec, k: int, first: str, second: str, budget: Budget, tally
         if res.bids_made is not None:
             tally.count(level, True, res.bids_made[seat])
         else:
-            tally.count(level, res.taker == seat, bool(res.made))
+            took = res.taker is not None and (
+                res.taker % 2 == seat % 2 if spec.teams else res.taker == seat
+            )
+            tally.count(level, took, bool(res.made))
 
 
 def interval(xs: Sequence[float]) -> tuple[float, float]:
@@ -252,20 +272,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--first-deal", type=int, default=0, help="deal numbers start here")
     parser.add_argument("--worlds", type=int, default=Budget().worlds, help="worlds per decision")
     parser.add_argument("--levels", default=f"{CONFIRME},{DEBUTANT}", help="first,second")
+    parser.add_argument(
+        "--partner",
+        action="store_true",
+        help="team games: the first level as the partner of the second, against the second alone",
+    )
     args = parser.parse_args(argv)
     first, second = args.levels.split(",")
     if first not in LEVELS or second not in LEVELS:
         parser.error(f"levels are {', '.join(LEVELS)}")
     budget = Budget(worlds=args.worlds)
-    print(
-        f"# {first} against {second}, {args.worlds} worlds a decision, deals from {args.first_deal}"
-    )
+    match = f"{first} partnering {second}" if args.partner else f"{first} against {second}"
+    print(f"# {match}, {args.worlds} worlds a decision, deals from {args.first_deal}")
     for name in args.games.split(","):
         spec = SPECS[name]
         tally = Tally()
         cpu = time.process_time()
         for k in range(args.first_deal, args.first_deal + args.deals):
-            duplicate(spec, k, first, second, budget, tally)
+            duplicate(spec, k, first, second, budget, tally, args.partner)
         print(report(name, first, second, tally), f"cpu {time.process_time() - cpu:.0f} s")
         sys.stdout.flush()
     return 0

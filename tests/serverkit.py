@@ -225,6 +225,13 @@ class Server:
                     assert seat == next(
                         (s["seat"] for s in f["info"]["seats"] if s["player_id"] == p.id), None
                     ), "a frame shows another seat's view"
+                if f.get("behind") is not None:
+                    # a delayed spectator's frame (every hand shown): exactly the game as it was
+                    # ``behind`` moves ago, never a card of a later moment (once the game is
+                    # over, nothing of it is secret)
+                    if not f["over"]:
+                        self._check_delayed(game, rec, log[: i - f["behind"]], f)
+                    continue
                 secret = game.hidden(state, seat)
                 payload = {k: v for k, v in f.items() if k != "info"}
                 leaked = leaks(payload, secret)
@@ -233,6 +240,28 @@ class Server:
                         f"table {table_id} v{f['version']} seat {seat}: {sorted(leaked)}"
                     )
         self.frames_checked = getattr(self, "frames_checked", 0) + sum(map(len, by_table.values()))
+
+    def _check_delayed(self, game: Any, rec: Any, rows: list[Any], f: dict[str, Any]) -> None:
+        """A delayed spectator's frame is the game as it was ``behind`` moves ago: with every
+        hand (exactly those of that moment), or before any moment far enough behind, the deal as
+        dealt without a hand; never a card of a later moment."""
+        assert f["view"]["seat"] is None and f["legal"] == [], f
+        then = game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck)
+        for row in rows:
+            then, _ = game.apply(then, row.seat, row.action)
+        if f["view"]["phase"] != game.view(then, None)["phase"]:
+            raise LeakError(f"table {rec.id} v{f['version']}: not the game {f['behind']} moves ago")
+        if "hands" not in f["view"]:
+            assert not rows, "a delayed spectator without hands sees the deal as dealt"
+            payload = {k: v for k, v in f.items() if k != "info"}
+            if leaks(payload, game.hidden(then, None)):
+                raise LeakError(f"table {rec.id} v{f['version']}: a hidden card")
+            return
+        assert f["behind"] >= 1, f
+        hands = [game.view(then, s).get("hand") for s in range(rec.players)]
+        if f["view"]["hands"] != hands:
+            raise LeakError(f"table {rec.id} v{f['version']}: not the game {f['behind']} moves ago")
+        self.delayed_checked = getattr(self, "delayed_checked", 0) + 1
 
     def ws(self, p: Player | None = None) -> WS:
         session = self.client.websocket_connect("/ws")

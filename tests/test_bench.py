@@ -58,6 +58,7 @@ def test_robot_bench_prints_a_row_per_game_with_its_interval(
 ) -> None:
     robots = load("robots")
     assert robots.main(["--games", "belote,tarot3", "--deals", "2", "--worlds", "2"]) == 0
+    assert robots.main(["--games", "contree", "--deals", "2", "--worlds", "2", "--partner"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
-    assert [r.split()[0] for r in rows] == ["belote", "tarot3"]
+    assert [r.split()[0] for r in rows] == ["belote", "tarot3", "contree"]
     assert all("±" in r and "p99" in r for r in rows)

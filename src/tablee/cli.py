@@ -1,16 +1,21 @@
-"""The ``tablee`` command: ``simulate``, ``replay`` (and ``serve`` once the server is installed)."""
+"""The ``tablee`` command: ``simulate``, ``replay``, ``verify`` (and ``serve`` once the server is
+installed)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import urllib.parse
+import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
 from tablee import bots
 from tablee.engine import IllegalAction, UnknownGame, visible_events
 from tablee.export import exported_games, state_digest
+from tablee.fairness import verify_game
 from tablee.games import game_names, get_game, replay
 
 
@@ -84,6 +89,74 @@ def replay_file(path: str) -> int:
     return status
 
 
+def _load(source: str) -> dict[str, Any]:
+    """An export file, or a table's address: its page (``…/#/table/7``, ``…/#/replay/7/1``) or
+    an API address (``…/api/tables/7/log``, a game's ``…/replay``), fetched over HTTP."""
+    if not re.match(r"^https?://", source):
+        with open(source, encoding="utf-8") as f:
+            data = json.load(f)
+    else:
+        url = source
+        if "/api/" not in source:
+            m = re.search(r"/(?:table|tables|replay)/(\d+)", source)
+            if m is None:
+                raise ValueError(f"no table number in {source!r}")
+            parts = urllib.parse.urlsplit(source)
+            url = f"{parts.scheme}://{parts.netloc}/api/tables/{m.group(1)}/log"
+            # a private table's link carries its invitation code, which the log needs too
+            code = re.search(r"[?&]invitation=([\w-]+)", source)
+            if code is not None:
+                url += f"?invitation={code.group(1)}"
+        with urllib.request.urlopen(url, timeout=30) as resp:
+            data = json.loads(resp.read().decode("utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError("not a table export")
+    return data
+
+
+def verify_source(source: str) -> int:
+    """``tablee verify``: each finished game of an export (or of a table, fetched): its seed and
+    salt hash to the commitment published at the deal, and the seed deals the game played (the
+    log replayed: every move legal, the same end). Exit 0 when at least one game was checked and
+    every finished game passed; 1 otherwise (a stacked deck is never verified)."""
+    data = _load(source)
+    game = get_game(data["game"])
+    players, table_options = data["players"], data.get("options")
+    checked = failed = 0
+    for g in exported_games(data):
+        head = f"{game.title}, table {data.get('table', '?')}, game {g.game_no}"
+        if g.status is not None and g.status != "finished":
+            print(f"# {head}: not over, seed not revealed: skipped")
+            continue
+        options = table_options if g.options is None else g.options
+        check = verify_game(
+            game,
+            players,
+            options,
+            g.game_no,
+            g.seed,
+            g.salt,
+            g.commitment,
+            g.deck,
+            g.actions,
+            final_digest=g.digest,
+            outcome=g.outcome,
+        )
+        checked += 1
+        for note in check.notes:
+            print(f"# {head}: {note}")
+        if check.verified:
+            print(f"{head}: VERIFIED")
+        else:
+            failed += 1
+            for problem in check.problems:
+                print(f"{head}: NOT VERIFIED: {problem}", file=sys.stderr)
+    if checked == 0:
+        print("tablee: no finished game to verify", file=sys.stderr)
+        return 1
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tablee", description="tablée card-table server")
     sub = p.add_subparsers(dest="command", required=True)
@@ -94,6 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--options", default="{}", help="table options as JSON")
     r = sub.add_parser("replay", help="rebuild and print every state of an exported table")
     r.add_argument("file")
+    v = sub.add_parser(
+        "verify",
+        help="check a finished table's shuffle: commitment, seed, deals and moves"
+        " (an export file or the table's address)",
+    )
+    v.add_argument("source", help="an export file, or a table's address (http...)")
     sub.add_parser("games", help="list the games")
     _add_serve(sub)
     return p
@@ -120,6 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return simulate(args.game, players, args.seed, json.loads(args.options))
         if args.command == "replay":
             return replay_file(args.file)
+        if args.command == "verify":
+            return verify_source(args.source)
         if args.command == "games":
             for name in game_names():
                 g = get_game(name)
@@ -128,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = getattr(args, "handler", None)
         if handler is not None:
             return int(handler(args))
-    except (UnknownGame, IllegalAction, ValueError, KeyError) as exc:
+    except (UnknownGame, IllegalAction, ValueError, KeyError, OSError) as exc:
         print(f"tablee: {exc}", file=sys.stderr)
         return 2
     return 1

@@ -10,11 +10,14 @@ rebuilds every state::
                 "status": "finished", "outcome": {...},
                 "actions": [{"seq": 1, "seat": 0, "action": {...}, "source": "player",
                              "at": "..."}, ...],
-                "final_state_sha256": "..."}, ...]}
+                "final_state_sha256": "...",
+                "salt": "64 hex digits", "commitment": "sha256(seed || salt)"}, ...]}
 
 The top-level ``options`` are the table's now (its current game's); a game without its own
 ``options`` (an export written before they were kept) is rebuilt with those. The one-game form
 ``{"game", "players", "options", "seed", "deck"?, "actions": [{"seat", "action"}]}`` is read too.
+``salt`` and ``commitment`` are the game's shuffle commitment (``tablee.fairness``; absent
+for a game dealt before they were published); ``tablee verify`` checks them.
 ``final_state_sha256`` is the digest of the table's own final state: a replay that ends elsewhere
 says so.
 """
@@ -46,6 +49,11 @@ class ExportedGame:
     options: dict[str, Any] | None
     actions: list[tuple[int, dict[str, Any]]]
     digest: str | None
+    #: the shuffle's salt and the commitment published at the deal (``tablee.fairness``)
+    salt: str | None = None
+    commitment: str | None = None
+    status: str | None = None
+    outcome: dict[str, Any] | None = None
 
 
 def exported_games(data: Mapping[str, Any]) -> Iterator[ExportedGame]:
@@ -54,7 +62,7 @@ def exported_games(data: Mapping[str, Any]) -> Iterator[ExportedGame]:
         raise ValueError(f"not a table export: format {data.get('format')!r}")
     if int(data.get("version", VERSION)) > VERSION:
         raise ValueError(f"export version {data['version']} is newer than this tablee reads")
-    games = data["games"] if "games" in data else [dict(data, game_no=1)]
+    games = data["games"] if "games" in data else [dict(data, game_no=data.get("game_no", 1))]
     for g in games:
         yield ExportedGame(
             game_no=int(g.get("game_no", 1)),
@@ -63,6 +71,10 @@ def exported_games(data: Mapping[str, Any]) -> Iterator[ExportedGame]:
             options=g.get("options"),
             actions=[(int(a["seat"]), a["action"]) for a in g.get("actions", [])],
             digest=g.get("final_state_sha256"),
+            salt=g.get("salt"),
+            commitment=g.get("commitment"),
+            status=g.get("status"),
+            outcome=g.get("outcome"),
         )
 
 

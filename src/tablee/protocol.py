@@ -62,6 +62,11 @@ class ErrorCode(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"
     TOO_MANY_SEATS = "too_many_seats"
     NAME_TAKEN = "name_taken"
+    ROBOT_PLAYS = "robot_plays"
+    NOT_AWAY = "not_away"
+    BAD_CHAT = "bad_chat"
+    MUTED = "muted"
+    UNKNOWN_MESSAGE = "unknown_message"
 
 
 ERROR_DOCS: dict[ErrorCode, str] = {
@@ -104,6 +109,13 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     "player may (TABLEE_MAX_OPEN_SEATS)",
     ErrorCode.NAME_TAKEN: "REST: another player has this name, or one that differs only in case "
     "or Unicode look-alikes",
+    ErrorCode.ROBOT_PLAYS: "a robot plays for this seat since its person left or was handed "
+    "over (the timer played for them too often): take the seat back first",
+    ErrorCode.NOT_AWAY: "no robot plays for this seat: there is nothing to take back",
+    ErrorCode.BAD_CHAT: "a chat message refused: empty, longer than 300 characters, with control "
+    "characters, or an unknown quick phrase",
+    ErrorCode.MUTED: "an admin muted this player in every chat for a time",
+    ErrorCode.UNKNOWN_MESSAGE: "there is no such chat message (a report)",
 }
 
 
@@ -164,6 +176,12 @@ class Subscribe(_Message):
 
     type: Literal["subscribe"]
     table: StrictInt = Field(description=_TABLE_DOC)
+    invitation: StrictStr | None = Field(
+        default=None,
+        max_length=64,
+        description="a private table's invitation code (from its link): without it, a private"
+        " table where the player neither sits nor is the creator is an `unknown_table`",
+    )
 
 
 class Unsubscribe(_Message):
@@ -197,11 +215,70 @@ class Act(_Message):
     )
 
 
+#: the quick phrases a client sends in one tap (``chat`` with ``phrase``): key -> text shown
+QUICK_PHRASES: dict[str, str] = {
+    "bonjour": "Bonjour !",
+    "bien_joue": "Bien joué !",
+    "merci": "Merci",
+    "bravo_partenaire": "Bravo partenaire",
+    "oups": "Oups",
+    "bonne_partie": "Bonne partie",
+    "vite": "On accélère ?",
+    "au_revoir": "Au revoir !",
+}
+#: a chat message's length, in characters once trimmed
+CHAT_MAX_CHARS = 300
+
+
+class Chat(_Message):
+    """A chat message at a table (``table``) or in the lobby (no ``table``): free ``text``
+    (1 to 300 characters once trimmed, no control characters) or a quick ``phrase`` (a key of
+    the quick phrases). Acknowledged once stored; its ``id`` is its idempotency key (a ``chat``
+    sent again with the same ``id`` is acknowledged again, never stored twice). Spectators'
+    messages during a deal of a partnership game reach the spectators only until the deal ends."""
+
+    type: Literal["chat"]
+    table: StrictInt | None = Field(default=None, description="a table id; absent: the lobby")
+    text: StrictStr | None = Field(default=None, description="the message (or a 'phrase')")
+    phrase: StrictStr | None = Field(
+        default=None, description="a quick phrase's key: " + ", ".join(QUICK_PHRASES)
+    )
+
+
+class LobbySubscribe(_Message):
+    """Receive the lobby's chat; the last messages (``chat_history``) follow the ``ack``."""
+
+    type: Literal["lobby_subscribe"]
+
+
+class LobbyUnsubscribe(_Message):
+    type: Literal["lobby_unsubscribe"]
+
+
+class ChatReport(_Message):
+    """Report a chat message to the admins (once per message and player)."""
+
+    type: Literal["chat_report"]
+    message: StrictInt = Field(description="the reported chat message's id")
+    reason: StrictStr = Field(default="", max_length=200, description="why, in a few words")
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Subscribe | Unsubscribe | Sync | Act | Ping
+ClientMessage = (
+    Hello
+    | Subscribe
+    | Unsubscribe
+    | Sync
+    | Act
+    | Ping
+    | Chat
+    | LobbySubscribe
+    | LobbyUnsubscribe
+    | ChatReport
+)
 
 #: every client message by its ``type``
 CLIENT_MESSAGES: dict[str, type[_Message]] = {
@@ -211,6 +288,10 @@ CLIENT_MESSAGES: dict[str, type[_Message]] = {
     "sync": Sync,
     "act": Act,
     "ping": Ping,
+    "chat": Chat,
+    "lobby_subscribe": LobbySubscribe,
+    "lobby_unsubscribe": LobbyUnsubscribe,
+    "chat_report": ChatReport,
 }
 
 #: what a refused field's ``bad_request`` says
@@ -218,6 +299,10 @@ _FIELD_ERRORS = {
     "table": "'table' (a table id, a number) is missing",
     "token": "'token' (a string) is missing",
     "action": "'action' (an object with a 'type') is missing",
+    "text": "'text' is a string",
+    "phrase": "'phrase' is a string",
+    "message": "'message' (a chat message id, a number) is missing",
+    "reason": "'reason' is a string of at most 200 characters",
 }
 
 
@@ -352,6 +437,20 @@ class Creator(Reply):
     name: str | None
 
 
+class Away(Reply):
+    """Why a robot plays for a seat's person, and since when."""
+
+    why: Literal["left", "timeout"] = Field(
+        description="left: the person left the running game; timeout: the timer played for"
+        " them robot_after decisions in a row"
+    )
+    since: str | None = Field(description="ISO-8601")
+    back: bool = Field(
+        description="the person asked for the seat back while it had a decision to make: it is"
+        " theirs once the robot has made it"
+    )
+
+
 class SeatInfo(Reply):
     seat: int
     kind: str = Field(description="player, bot or empty")
@@ -361,6 +460,15 @@ class SeatInfo(Reply):
     level: str | None = Field(
         default=None, description="a bot seat's robot level: debutant or confirme"
     )
+    away: Away | None = Field(
+        default=None,
+        description="a robot plays for the seat's person, who keeps the seat and may take it back",
+    )
+    absent_since: str | None = Field(
+        default=None,
+        description="ISO-8601: since when the seat's person has been away from a table not over"
+        " (disconnected, as the server saw it, or handed to a robot)",
+    )
 
 
 class Watchers(Reply):
@@ -369,6 +477,19 @@ class Watchers(Reply):
 
     count: int
     names: list[str] = Field(description="the spectators' names, one per person")
+
+
+class Shuffle(Reply):
+    """The current game's shuffle commitment (docs/fairness.md): ``sha256(seed || salt)``,
+    published at the deal; the seed and salt revealed once the game is over."""
+
+    commitment: str | None = Field(
+        description="hex sha256 of the seed's decimal ASCII digits and the 32 salt bytes; null:"
+        " dealt before commitments"
+    )
+    stacked: bool = Field(description="a stacked deck (tests, admins): never shown as verified")
+    seed: int | None = Field(description="revealed once the game is over")
+    salt: str | None = Field(description="64 hex digits, revealed once the game is over")
 
 
 class TableInfo(Reply):
@@ -382,6 +503,10 @@ class TableInfo(Reply):
     options: dict[str, Any]
     turn_seconds: float | None = Field(description="seconds per decision; null: no timer")
     private: bool
+    invitation: str | None = Field(
+        default=None,
+        description="a private table's invitation code (the link's `invitation`); null: public",
+    )
     creator: Creator | None
     game_no: int = Field(description="1, then one more per rematch")
     version: int
@@ -395,6 +520,19 @@ class TableInfo(Reply):
         description="the game moves its players' ratings (a classée table, every seat a person's)"
     )
     watchers: Watchers
+    robot_after: int = Field(
+        default=3,
+        description="a person the timer plays for this many decisions in a row is handed to a"
+        " robot (0: never)",
+    )
+    shuffle: Shuffle
+    spectators: str = Field(
+        description="what spectators see: hidden (no hand), or every hand delayed: moves:N (N"
+        " moves behind), trick (a trick behind), deal (a deal behind)"
+    )
+    deal_replays: bool = Field(
+        description="a finished deal may be replayed with every hand while the game goes on"
+    )
 
 
 class State(Reply):
@@ -413,10 +551,75 @@ class State(Reply):
     over: bool
     outcome: dict[str, Any] | None
     events: list[dict[str, Any]] = Field(description="what happened since the previous state")
+    behind: int | None = Field(
+        default=None,
+        description="a spectator of a table whose spectators see the game delayed: the view (with"
+        " every hand, view.hands) is the game this many moves ago; to_act and events are those"
+        " of that moment, the version the table's. Absent for players and other spectators",
+    )
+    journal: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="only in the answer to 'subscribe': the current deal's events so far, as "
+        "this seat may see them (its own private ones included), oldest first, at most 300",
+    )
     info: TableInfo
 
 
-ServerMessage = Ack | Error | Welcome | Pong | State
+class ChatLine(Reply):
+    """One chat message as clients see it (always shown as text, never as HTML)."""
+
+    id: int
+    table: int | None = Field(description="its table; null: the lobby")
+    author: PlayerRef
+    seat: int | None = Field(description="the author's seat when they wrote it; null: watching")
+    text: str
+    phrase: str | None = Field(description="the quick phrase's key, if it is one")
+    at: str = Field(description="ISO-8601")
+    audience: Literal["all", "spectators"] = Field(
+        description="spectators: a spectator's message during a deal of a partnership game, "
+        "seen by the players once the deal is over"
+    )
+
+
+class ChatPush(Reply):
+    """A new chat message where this connection listens (a table it subscribed to, the lobby);
+    also a spectators' message reaching the players once its deal is over."""
+
+    type: Literal["chat"] = "chat"
+    message: ChatLine
+
+
+class ChatHistory(Reply):
+    """The last chat messages this connection may see, oldest first: after a table's first
+    ``state`` on ``subscribe``, and after ``lobby_subscribe``'s ``ack``."""
+
+    type: Literal["chat_history"] = "chat_history"
+    table: int | None = Field(description="the table; null: the lobby")
+    messages: list[ChatLine]
+    muted_until: str | None = Field(
+        default=None, description="ISO-8601: an admin muted this player until then"
+    )
+
+
+class ChatDeleted(Reply):
+    """An admin deleted this chat message: clients take it away."""
+
+    type: Literal["chat_deleted"] = "chat_deleted"
+    table: int | None
+    message: int = Field(description="the deleted message's id")
+
+
+class ChatMuted(Reply):
+    """An admin muted this connection's player in every chat (until ``until``)."""
+
+    type: Literal["chat_muted"] = "chat_muted"
+    until: str = Field(description="ISO-8601")
+    message: str = Field(description="a sentence a player can read")
+
+
+ServerMessage = (
+    Ack | Error | Welcome | Pong | State | ChatPush | ChatHistory | ChatDeleted | ChatMuted
+)
 
 #: validates any server message (tests check every frame the server sends with it)
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
@@ -440,6 +643,11 @@ def dumps(msg: dict[str, Any]) -> str:
     except orjson.JSONEncodeError:
         # a whole number beyond 64 bits, which only the standard encoder writes
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+def ack_text(mid: Any) -> str:
+    """``encode(Ack(id=mid))``, without building the model: every move is acknowledged."""
+    return dumps({"type": "ack", "id": mid})
 
 
 def encode(msg: Reply) -> str:

@@ -57,6 +57,15 @@ class Settings(BaseSettings):
     #: Several processes: how often each looks for banned players among its open sockets (a ban
     #: announced on Redis closes them at once; this catches a lost announcement).
     ban_check_seconds: float = Field(default=5.0, gt=0)
+    #: Chat messages one player may write (every chat, every process: with Redis the bucket is
+    #: shared by the processes); past it a message is refused ``rate_limited``, nothing queued.
+    chat_rate: Annotated[str, AfterValidator(check_rate)] = "5/10s"
+    #: Chat messages sent with a table's state on ``subscribe`` (and with the lobby's).
+    chat_history: int = Field(default=30, ge=0, le=200)
+    #: Days a chat message is kept; the server deletes older ones (0: kept for ever).
+    chat_retention_days: float = Field(default=30.0, ge=0)
+    #: Seconds between two deletions of old chat messages.
+    chat_prune_seconds: float = Field(default=3600.0, gt=0)
     log_level: str = "info"
     #: ``json`` (one object per line, for log collectors) or ``text`` (for a person at a terminal)
     log_format: str = Field(default="json", pattern="^(json|text)$")
@@ -87,5 +96,8 @@ class Settings(BaseSettings):
     max_waiting_tables: int = Field(default=10, ge=0)
     #: seats a player may hold at tables that are not over (0: no bound)
     max_open_seats: int = Field(default=30, ge=0)
+    #: seconds a waiting table where nobody but its creator sits stays open after its last
+    #: change; then the server closes it (0: never)
+    waiting_table_ttl_seconds: float = Field(default=7200.0, ge=0)
     #: Bearer token that reads ``/metrics`` (the admin token does too); None: only the admin token
     metrics_token: str | None = None

@@ -148,7 +148,7 @@ def test_no_token_or_a_wrong_one_gets_401_and_no_data_on_every_admin_route(
             {"Authorization": TOKEN},
         ]
         for method, path in routes:
-            url = path.format(table_id=t["id"], player_id=alice.id, seat=0)
+            url = path.format(table_id=t["id"], player_id=alice.id, seat=0, message_id=1)
             for headers in wrong:
                 # a malformed body must not be looked at either
                 r = srv.client.request(method, url, headers=headers, content=b"{not json")
@@ -166,7 +166,7 @@ def test_no_token_or_a_wrong_one_gets_401_and_no_data_on_every_admin_route(
 
 
 def test_list_tables_shows_private_ones_and_filters_by_status_game_player_and_since(
-    adm: Admin
+    adm: Admin,
 ) -> None:
     srv = adm.srv
     alice, bob, carol = srv.player("Alice"), srv.player("Bob"), srv.player("Carol")
@@ -292,8 +292,7 @@ def test_kicking_a_seat_mid_game_hands_it_to_a_bot_that_plays_legally_to_the_end
         info = adm.post(f"/tables/{t['id']}/seats/1/kick", json={"reason": "abuse"})
         assert info["seats"][1]["kind"] == "bot" and info["seats"][1]["player_id"] is None
         left = wb.until(
-            lambda f: f["type"] == "state"
-            and any(e["type"] == "player_left" for e in f["events"])
+            lambda f: f["type"] == "state" and any(e["type"] == "player_left" for e in f["events"])
         )
         assert {
             "type": "player_left",
@@ -427,13 +426,9 @@ def test_players_are_listed_and_searched_by_name_or_id(adm: Admin) -> None:
     assert {p["id"] for p in found} == {amelie.id, amandine.id}
     # the pattern's own wildcards are taken literally
     assert [p["id"] for p in adm.get("/players", params={"q": "_"})["items"]] == [bob.id]
-    assert [p["id"] for p in adm.get("/players", params={"q": str(bob.id)})["items"]] == [
-        bob.id
-    ]
+    assert [p["id"] for p in adm.get("/players", params={"q": str(bob.id)})["items"]] == [bob.id]
     adm.post(f"/players/{bob.id}/ban")
-    assert [p["id"] for p in adm.get("/players", params={"banned": True})["items"]] == [
-        bob.id
-    ]
+    assert [p["id"] for p in adm.get("/players", params={"banned": True})["items"]] == [bob.id]
     assert adm.get("/players", params={"banned": False})["total"] == 2
     one = adm.get(f"/players/{bob.id}")
     assert one["banned"] is True and one["tables"] == []  # the ban freed his seat
@@ -442,7 +437,7 @@ def test_players_are_listed_and_searched_by_name_or_id(adm: Admin) -> None:
 
 
 def test_a_ban_takes_effect_on_a_live_websocket_and_everywhere_and_seats_go_to_bots(
-    adm: Admin
+    adm: Admin,
 ) -> None:
     srv = adm.srv
     alice, bob = srv.player("Alice"), srv.player("Bob")
@@ -466,9 +461,7 @@ def test_a_ban_takes_effect_on_a_live_websocket_and_everywhere_and_seats_go_to_b
             wa.until(lambda f: False)
         assert closed.value.code == 4403
         # bob sees a bot take alice's seat, and the bot plays on to the end
-        st = wb.until(
-            lambda f: f["type"] == "state" and f["info"]["seats"][0]["kind"] == "bot"
-        )
+        st = wb.until(lambda f: f["type"] == "state" and f["info"]["seats"][0]["kind"] == "bot")
         assert any(e["type"] == "player_left" and e["seat"] == 0 for e in st["events"])
         final = play_seat(wb, t["id"], 1)
         assert final["over"]
@@ -573,9 +566,7 @@ def test_the_audit_log_lists_who_did_what_when_to_what_with_filters_and_pages(ad
         assert start - timedelta(seconds=1) <= datetime.fromisoformat(row["at"])
     assert adm.get("/audit", params={"action": "table.*"})["total"] == 4
     assert adm.get("/audit", params={"target_type": "player"})["total"] == 2
-    assert adm.get("/audit", params={"target_id": t["id"], "target_type": "table"})[
-        "total"
-    ] == 4
+    assert adm.get("/audit", params={"target_id": t["id"], "target_type": "table"})["total"] == 4
     assert adm.get("/audit", params={"actor": "someone"})["total"] == 0
     page = adm.get("/audit", params={"limit": 2, "offset": 2})
     assert [r["action"] for r in page["items"]] == ["player.rename", "table.export"]

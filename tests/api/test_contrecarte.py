@@ -122,7 +122,8 @@ def until_over(ws: WS, tid: int) -> dict[str, Any]:
 def test_a_contrecarte_table_lived_through(database: Database) -> None:
     with Server(database, admin_token=TOKEN) as srv:
         alice, bob, carol = srv.player("Alice"), srv.player("Bob"), srv.player("Carol")
-        tid = seated(srv, [alice, bob, carol], deck=life_deck(), turn_seconds=3600)
+        # robot_after 0: the short timer below plays the game out for Alice and Carol
+        tid = seated(srv, [alice, bob, carol], deck=life_deck(), turn_seconds=3600, robot_after=0)
         with srv.ws(alice) as wa, srv.ws(bob) as wb, srv.ws(carol) as wc:
             for ws in (wa, wb, wc):
                 ws.request({"type": "subscribe", "table": tid})
@@ -162,7 +163,13 @@ def test_a_contrecarte_table_lived_through(database: Database) -> None:
             move(wc, tid, {"type": "play", "card": "Y6"})
             st = move(wa, tid, {"type": "play", "card": "Y7"})
             assert st["view"]["hand"] == ["B9", "Y9"] and st["to_act"] == [1]
-            # Bob leaves mid-game: a bot takes his seat and plays his turn
+            # Bob leaves mid-game: a robot plays his seat, which he keeps; leaving again gives
+            # it to the robot for good
+            r = srv.post(f"/api/tables/{tid}/leave", bob)
+            seat = r.json()["seats"][1]
+            assert (
+                r.status_code == 200 and seat["kind"] == "player" and seat["away"]["why"] == "left"
+            )
             r = srv.post(f"/api/tables/{tid}/leave", bob)
             assert r.status_code == 200 and r.json()["seats"][1]["kind"] == "bot"
             st = wc.until(lambda f: f["type"] == "state" and f["to_act"] == [2])

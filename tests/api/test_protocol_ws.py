@@ -5,6 +5,7 @@ against its definition by the autouse fixture of conftest.py)."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: refusals only the REST API (lobby, seats, admin) makes
 REST_ONLY = {
+    ErrorCode.NOT_AWAY,
     ErrorCode.FORBIDDEN,
     ErrorCode.ALREADY_SEATED,
     ErrorCode.TABLE_FULL,
@@ -62,6 +64,10 @@ def test_the_app_serves_the_schema_of_both_directions(srv: Server) -> None:
         "welcome",
         "pong",
         "state",
+        "chat",
+        "chat_history",
+        "chat_deleted",
+        "chat_muted",
     }
     codes = {c["const"] for c in defs["ErrorCode"]["oneOf"]}
     assert codes == {c.value for c in ErrorCode}
@@ -92,6 +98,10 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
     t = srv.create_table(alice, game="toy", players=2, options={"hand": 2})
     tid = t["id"]
     srv.post(f"/api/tables/{tid}/join", bob)
+    # a table Bob left during its game: a robot plays his seat, his own moves are refused
+    left = srv.create_table(alice, game="toy", players=2)["id"]
+    srv.post(f"/api/tables/{left}/join", bob)
+    srv.post(f"/api/tables/{left}/leave", bob)
     seen: set[str] = set()
     codes: set[str] = set()
 
@@ -105,7 +115,18 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
         note(wa.request({"type": "ping", "id": 1}))
         note(wa.request({"type": "subscribe", "table": tid, "id": 2}))
         st = note(wa.state(tid))
+        note(wa.until(lambda f: f["type"] == "chat_history"))
         hand = st["view"]["hand"]
+        # the chat: Carol reads the lobby; Alice writes; an admin deletes it and mutes Carol
+        note(wc.request({"type": "lobby_subscribe"}))
+        note(wc.until(lambda f: f["type"] == "chat_history"))
+        note(wa.request({"type": "chat", "text": "bonjour", "id": "c1"}))
+        said = note(wc.until(lambda f: f["type"] == "chat"))
+        srv.call(srv.app.state.chat.delete, said["message"]["id"])
+        note(wc.until(lambda f: f["type"] == "chat_deleted"))
+        until = datetime.now(UTC) + timedelta(minutes=1)
+        srv.call(srv.app.state.chat.mute, carol.id, until, "test", "admin")
+        note(wc.until(lambda f: f["type"] == "chat_muted"))
         bob_card = srv.manager.cached(tid).state.hands[1][0]
         refusals: list[tuple[Any, Any]] = [
             (wa, "{not json"),
@@ -120,8 +141,12 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
             (wa, {"type": "act", "table": tid, "action": {"type": "play", "card": bob_card}}),
             (wa, {"type": "act", "table": tid, "action": {"type": "play"}, "version": 0}),
             (wb, {"type": "act", "table": tid, "action": {"type": "play", "card": bob_card}}),
+            (wb, {"type": "act", "table": left, "action": {"type": "play", "card": bob_card}}),
             (wc, {"type": "act", "table": tid, "action": {"type": "play", "card": hand[0]}}),
             (anon, {"type": "act", "table": tid, "action": {"type": "play", "card": hand[0]}}),
+            (wa, {"type": "chat", "table": tid, "text": "  "}),
+            (wa, {"type": "chat_report", "message": 10**6}),
+            (wc, {"type": "chat", "text": "je parle"}),
         ]
         for ws, msg in refusals:
             ws.send(msg)
@@ -169,5 +194,15 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
         with pytest.raises(WebSocketDisconnect):
             ws.recv()
 
-    assert seen == {"ack", "error", "welcome", "pong", "state"}
+    assert seen == {
+        "ack",
+        "error",
+        "welcome",
+        "pong",
+        "state",
+        "chat",
+        "chat_history",
+        "chat_deleted",
+        "chat_muted",
+    }
     assert codes == {c.value for c in ErrorCode} - REST_ONLY

@@ -37,7 +37,7 @@ def play(srv: Server, table_id: int, players: list[Player]) -> dict[str, Any]:
     store = srv.app.state.store
     people = {}
     for s in table["seats"]:
-        if s["kind"] == "player":
+        if s["kind"] == "player" and not s["away"]:  # a robot plays for a person who left
             people[s["seat"]] = srv.call(store.player, s["player_id"])
     assert {p.id for p in people.values()} <= {p.id for p in players}
     return srv.call(_play, srv, table_id, people)

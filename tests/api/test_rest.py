@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -139,7 +140,8 @@ async def test_the_lobby_lists_public_tables_and_filters_them(api: Api) -> None:
     assert [t["id"] for t in waiting] == [open_["id"]]
     assert (await api.c.get("/api/tables", params={"game": "belote"})).json() == []
     assert (await api.c.get("/api/tables", params={"status": "lost"})).status_code == 422
-    shown = (await api.c.get(f"/api/tables/{hidden['id']}")).json()
+    # a private table: its id alone shows nothing (test_private_tables.py); its creator sees it
+    shown = (await api.c.get(f"/api/tables/{hidden['id']}", headers=a["auth"])).json()
     assert shown["private"] and shown["creator"] == {"id": a["id"], "name": "Anne"}
     assert (await api.c.get("/api/tables/999")).status_code == 404
 
@@ -194,7 +196,8 @@ async def test_leaving_during_a_game_hands_the_seat_to_a_bot_that_plays_on(api: 
     t = await api.table(a, game="toy", players=2)
     await api.post(f"/api/tables/{t['id']}/join", b)
     r = await api.post(f"/api/tables/{t['id']}/leave", a)  # seat 0, the first to play
-    assert r.json()["seats"][0]["kind"] == "bot"
+    seat = r.json()["seats"][0]
+    assert seat["kind"] == "player" and seat["name"] == "Anne" and seat["away"]["why"] == "left"
     manager = api.app.state.manager
     live = manager.cached(t["id"])
     for _ in range(1000):  # the bot moves after its delay (0 here), when the loop lets it
@@ -231,3 +234,41 @@ async def test_the_browser_client_is_served_at_the_root(lite: Api) -> None:
     r = await lite.c.get("/")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert "<html" in r.text.lower() or "<!doctype html" in r.text.lower()
+
+
+async def test_a_table_of_robots_alone_is_refused_at_creation_and_at_start(api: Api) -> None:
+    a = await api.player("Anne")
+    r = await api.post("/api/tables", a, json={"game": "toy", "players": 2, "bots": [0, 1]})
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert detail["loc"] == ["body", "bots"] and "au moins une personne" in detail["msg"]
+    assert (await api.c.get("/api/tables")).json() == []
+    # the creator leaves a waiting table, then asks robots to fill every seat
+    t = await api.table(a, game="toy", players=2)
+    assert (await api.post(f"/api/tables/{t['id']}/leave", a)).status_code == 200
+    r = await api.post(f"/api/tables/{t['id']}/start", a, json={"fill_with_bots": True})
+    assert r.status_code == 409 and r.json()["code"] == "seats_empty"
+    assert "au moins une personne" in r.json()["detail"]
+    shown = (await api.c.get(f"/api/tables/{t['id']}")).json()
+    assert shown["status"] == "waiting" and [s["kind"] for s in shown["seats"]] == ["empty"] * 2
+
+
+async def test_a_game_every_person_left_ends_instead_of_robots_playing_on(api: Api) -> None:
+    a, b = await api.player("Anne"), await api.player("Bert")
+    t = await api.table(a, game="toy", players=3, bots=[2])
+    await api.post(f"/api/tables/{t['id']}/join", b)
+    # each leaves twice: first a robot plays for them while they may come back (the game goes
+    # on), then for good
+    for p in (a, b):
+        r = await api.post(f"/api/tables/{t['id']}/leave", p)
+        assert r.json()["status"] == "playing"  # they may come back: the robots play for them
+    r = await api.post(f"/api/tables/{t['id']}/leave", a)
+    assert r.json()["status"] == "playing"  # Bert may still come back
+    r = await api.post(f"/api/tables/{t['id']}/leave", b)
+    assert r.status_code == 200, r.text
+    ended = r.json()
+    assert ended["status"] == "finished" and [s["kind"] for s in ended["seats"]] == ["bot"] * 3
+    outcome = (await api.app.state.manager.get(t["id"])).rec.outcome
+    assert outcome["closed"] and outcome["by"] == "server" and outcome["winners"] == []
+    await asyncio.sleep(0.3)  # robots would have played by now (no bot delay in these tests)
+    assert (await api.c.get(f"/api/tables/{t['id']}")).json() == ended

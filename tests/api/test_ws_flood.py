@@ -11,6 +11,7 @@ import json
 import multiprocessing
 import statistics
 import time
+from collections.abc import Awaitable, Callable
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
@@ -48,14 +49,31 @@ async def _flood_loop(url: str, token: str, table: int, counts: list[Synchronize
             if '"rate_limited"' in frame:
                 refused.value += 1
 
+    await flood(
+        url, [json.dumps({"type": "hello", "token": token})], lambda n: sync, read, sent, closed
+    )
+
+
+async def flood(
+    url: str,
+    greeting: list[str],
+    frame: Callable[[int], str],
+    read: Callable[[Any], Awaitable[None]],
+    sent: Synchronized[int],
+    closed: Synchronized[int],
+) -> None:
+    """Sends ``frame(n)`` (``n``: frames sent so far) as fast as the socket takes it while
+    ``read`` reads the answers; closed, connects again and sends ``greeting`` first. Counts the
+    frames sent and the closes with 1008."""
     while True:
         try:
             async with websockets.connect(url, max_queue=None) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": token}))
+                for text in greeting:
+                    await ws.send(text)
                 reader = asyncio.create_task(read(ws))
                 try:
                     while True:
-                        await ws.send(sync)
+                        await ws.send(frame(sent.value))
                         sent.value += 1
                         if sent.value % 32 == 0:
                             await asyncio.sleep(0)  # the reader drains the answers
@@ -128,7 +146,12 @@ def _setup(server: Uvicorn, tag: str) -> tuple[list[dict[str, Any]], int, dict[s
     return made[:2], tid, made[2]
 
 
-def _measure(server: Uvicorn, tag: str, flood: bool) -> tuple[list[float], float, list[int]]:
+def _measure(
+    server: Uvicorn, tag: str, flood: bool, until_closed: bool = False
+) -> tuple[list[float], float, list[int]]:
+    """``until_closed``: after the moves, the flooder goes on until the server closes it (a
+    connection over its rate is read one frame per token, so its refusals, and the close they
+    lead to, come at that pace)."""
     players, tid, flooder = _setup(server, tag)
     ctx = multiprocessing.get_context("spawn")
     counts: list[Synchronized[int]] = [ctx.Value("q", 0) for _ in range(3)]
@@ -145,6 +168,9 @@ def _measure(server: Uvicorn, tag: str, flood: bool) -> tuple[list[float], float
         elapsed = time.perf_counter() - started
     finally:
         if proc is not None:
+            deadline = time.monotonic() + 20
+            while until_closed and counts[2].value == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
             proc.terminate()
             proc.join(10)
     return latencies, len(latencies) / elapsed, [c.value for c in counts]
@@ -162,7 +188,7 @@ def test_a_sync_flood_is_refused_and_closed_while_a_normal_table_plays_on(
         calm, calm_rate, _ = _measure(server, "calm", flood=False)
         open_flood, open_rate, open_counts = _measure(server, "open", flood=True)
     with Uvicorn(sqlite_db, bot_delay_seconds=0, **REST_OFF) as server:
-        limited, limited_rate, counts = _measure(server, "limited", flood=True)
+        limited, limited_rate, counts = _measure(server, "limited", flood=True, until_closed=True)
     print()
     print(_figures("no flood             ", calm, calm_rate))
     print(_figures("flood, no limit      ", open_flood, open_rate), f"(sent {open_counts[0]})")

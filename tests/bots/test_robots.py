@@ -24,6 +24,7 @@ from tablee.bots.tricks import ADAPTERS
 from tablee.engine import Event, Game, visible_events
 from tablee.games import get_game
 from tests.games.test_decision_secrecy import SECRET_TWINS
+from tests.games.variants import VARIANTS
 
 CASES = [
     ("belote", 4, {}),
@@ -515,3 +516,36 @@ def test_a_yaniv_robot_calls_from_what_its_seat_may_know(monkeypatch: pytest.Mon
             assert again == move
             checked += 1
     assert checked >= 10
+
+
+# -- the variants (DECISIONS.md, "Variants") -------------------------------------------------------
+
+
+VARIANT_CASES = [(name, options) for name in sorted(VARIANTS) for options in VARIANTS[name]]
+
+
+@pytest.mark.parametrize(
+    "case", VARIANT_CASES, ids=lambda c: f"{c[0]}-{'-'.join(sorted(c[1]))}"
+)
+def test_both_levels_play_every_variant_with_legal_moves(case: tuple[str, dict[str, Any]]) -> None:
+    """The variants' new moves (barbu's choice of contract, SA and TA bids, the annonces) get a
+    legal move from both levels; the confirmé searches barbu au choix's play and plays as the
+    débutant at belote and contrée tables with variants."""
+    name, options = case
+    game = get_game(name)
+    for level in (DEBUTANT, CONFIRME):
+        state = game.new(4, options, seed=3)
+        events: list[Event] = []
+        types: set[str] = set()
+        for step in range(60):
+            if game.is_over(state):
+                break
+            seat = next(s for s in game.to_act(state) if game.legal_actions(state, s))
+            action = decide(game, state, seat, events, level=level, seed=step, budget=Budget(2))
+            assert action in game.legal_actions(state, seat), (level, action)
+            types.add(action["type"])
+            state, more = game.apply(state, seat, action)
+            events += more
+        assert "play" in types
+        if options.get("choice"):
+            assert "choose" in types  # the first round's dealer chose its contract

@@ -147,6 +147,8 @@ async def test_a_process_killed_mid_game_loses_nothing_and_the_other_goes_on(
             "bots": [2],
             "turn_seconds": 0.4,
             "options": {"deals": 2},
+            # the timer plays for whoever is slow, however often: no robot takes a seat over
+            "robot_after": 0,
         }
         tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
         await rest(b, "POST", f"/api/tables/{tid}/join", bob)
@@ -223,7 +225,9 @@ async def test_a_process_started_later_picks_up_existing_tables(cluster: Cluster
             moved = st["version"]
         # a table that only runs on its timer and its bot, with nobody watching; its first
         # deadline is still ahead when the process dies
-        body = {"game": "toy", "players": 2, "bots": [1], "turn_seconds": 0.5}
+        # (robot_after 0: the timer keeps playing for Carol; a table whose every person was
+        # handed to a robot and is away waits for one to come back)
+        body = {"game": "toy", "players": 2, "bots": [1], "turn_seconds": 0.5, "robot_after": 0}
         lone = (await rest(first, "POST", "/api/tables", carol, json=body))["id"]
     finally:
         first.kill()
@@ -360,3 +364,62 @@ async def test_an_act_resent_on_both_processes_is_applied_once(cluster: Cluster)
             rows = await cluster.sql(f"SELECT action FROM actions WHERE table_id = {tid}")
             assert sorted(json_token(r["action"]) for r in rows) == ["t1", "t2", "t3"]
     assert not a.errors() and not b.errors(), a.output() + b.output()
+
+
+async def test_a_hand_over_and_its_take_back_hold_across_processes(cluster: Cluster) -> None:
+    """Bob, on B, lets the timer play twice (whichever process makes those moves, the count is
+    the table's row): a robot plays for him; he takes the seat back through A; both processes
+    show it, and his next move is his own."""
+    async with processes(cluster, "a", "b") as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        body = {
+            "game": "toy",
+            "players": 3,
+            "bots": [2],
+            "turn_seconds": 0.5,
+            "robot_after": 2,
+            "options": {"hand": 4},
+        }
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+        async with Client(a, alice) as ca, Client(b, bob) as cb:
+            await ca.subscribe(tid)
+            await cb.subscribe(tid)
+            # Alice plays at once; Bob never does: handed over after his second timeout
+            version = 0
+            while True:
+                await ca.state_at(tid, version)
+                st = ca.latest(tid)
+                assert not st["over"], "the game ended before Bob was handed over"
+                if st["info"]["seats"][1]["away"] is not None:
+                    break
+                if st["to_act"] == [0] and st["legal"]:
+                    await ca.act(tid, st["legal"][0])
+                version = st["version"] + 1
+            away = st["info"]["seats"][1]["away"]
+            assert away["why"] == "timeout" and st["info"]["seats"][1]["name"] == "Bob"
+            on_b = await rest(b, "GET", f"/api/tables/{tid}")
+            assert on_b["seats"][1]["away"]["why"] == "timeout"
+            # Bob takes it back through the other process; his own socket on B hears of it
+            await rest(a, "POST", f"/api/tables/{tid}/take_back", bob)
+            await cb.until(lambda f: f["type"] == "state" and f["info"]["seats"][1]["away"] is None)
+            played = False
+            for _ in range(40):
+                st = cb.latest(tid)
+                if st["over"]:
+                    break
+                if st["to_act"] == [1] and st["legal"]:
+                    answer = await cb.act(tid, st["legal"][0])
+                    if answer["type"] == "ack":
+                        played = True
+                        break
+                mine = ca.latest(tid)
+                if mine["to_act"] == [0] and mine["legal"] and mine["version"] == st["version"]:
+                    await ca.act(tid, mine["legal"][0])
+                await cb.state_at(tid, st["version"] + 1)
+            assert played
+        rows = await cluster.sql(
+            f"SELECT seat, source FROM actions WHERE table_id = {tid} AND seat = 1 ORDER BY seq"
+        )
+        sources = [r["source"] for r in rows]
+        assert sources[:2] == ["timer", "timer"] and sources[-1] == "player", sources

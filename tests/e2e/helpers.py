@@ -13,6 +13,7 @@ it is drawn) and ``refused`` (how many moves the server refused).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -204,3 +205,50 @@ def seed_where(game: str, players: int, good: Any, tries: int = 2000) -> int:
         if tuple(g.to_act(s)) == (0,) and good(g, s):
             return seed
     raise AssertionError(f"no seed found for {game}")
+
+
+def player_id(page: Page) -> int:
+    """The id of the player this page entered as."""
+    return int(page.evaluate("JSON.parse(localStorage.getItem('tablee.player')).id"))
+
+
+def open_robot_table(server: Any, page: Page, game: str, players: int, seed: int) -> int:
+    """A table of ``game`` made on the server for the page's player at seat 0, robots in the
+    other seats, dealt from ``seed``; the page opens it. Returns its id."""
+    pid = player_id(page)
+
+    async def create(app: Any) -> int:
+        rec = await app.state.store.player(pid)
+        live = await app.state.manager.create_table(
+            rec, game, players, bots=range(1, players), seed=seed
+        )
+        return int(live.id)
+
+    table: int = server.run(create)
+    page.goto(f"{server.url}#/table/{table}")
+    expect(page.locator("#felt .seat")).to_have_count(players)
+    return table
+
+
+def play_until(server: Any, table: int, pid: int, done: Any, timeout: float = 120) -> Any:
+    """Seat 0's person makes the table's timeout moves (the robots play by themselves) until
+    ``done(live)`` gives something, which is returned."""
+
+    async def step(app: Any) -> Any:
+        manager = app.state.manager
+        live = await manager.get(table)
+        found = done(live)
+        if found:
+            return found
+        if 0 in live.to_act():
+            rec = await app.state.store.player(pid)
+            await manager.act(rec, table, live.game.auto_action(live.state, 0))
+        return None
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = server.run(step)
+        if found:
+            return found
+        time.sleep(0.02)
+    raise AssertionError("the moment never came")

@@ -5,6 +5,7 @@ the rating history drawn as an SVG chart."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import httpx
@@ -78,8 +79,11 @@ def test_claim_then_log_in_from_another_browser_and_see_the_game_on_the_profile(
         expect(games).to_have_count(1)
         cells = games.first.locator("td").all_inner_texts()
         assert cells[1] == "1" and cells[2] == ("1" if 0 in outcome["winners"] else "0")
-        expect(page.locator(f'#last-games li[data-table="{table}"] a')).to_have_attribute(
-            "href", f"#/table/{table}"
+        game = page.locator(f'#last-games li[data-table="{table}"]')
+        expect(game.locator("a").first).to_have_attribute("href", f"#/table/{table}")
+        # and its replay, every hand shown
+        expect(game.locator("a.replay-link")).to_have_attribute(
+            "href", re.compile(rf"#/replay/{table}/\d+$")
         )
         expect(page.locator("#rating-chart polyline")).to_have_count(1)
         expect(page.locator("#rating-chart circle")).to_have_count(1)
@@ -95,5 +99,5 @@ def test_claim_then_log_in_from_another_browser_and_see_the_game_on_the_profile(
     screenshot(second, "lobby-rated-board")
     second.goto(f"{server.url}#/joueur/Margaux")
     # the link of the last game opens the finished table
-    second.click(f'#last-games li[data-table="{table}"] a')
+    second.click(f'#last-games li[data-table="{table}"] a >> nth=0')
     second.wait_for_url(f"**/#/table/{table}")

@@ -48,7 +48,8 @@ def me(page: Page) -> dict[str, Any]:
 
 def shape(msg: dict[str, Any]) -> dict[str, list[str]]:
     return {
-        "message": sorted(msg),
+        # ``journal`` comes with the answer to a subscription only
+        "message": sorted(k for k in msg if k != "journal"),
         "view": sorted(msg["view"] or {}),
         "info": sorted(msg["info"]),
     }

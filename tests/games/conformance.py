@@ -174,9 +174,11 @@ def playout(
     return state
 
 
-def auto_playout(game: Game, players: int, seed: int) -> Any:
+def auto_playout(
+    game: Game, players: int, seed: int, options: dict[str, Any] | None = None
+) -> Any:
     """A game played by ``auto_action`` alone must end."""
-    state = game.new(players=players, options={}, seed=seed)
+    state = game.new(players=players, options=options or {}, seed=seed)
     for _ in range(MAX_STEPS):
         if game.is_over(state):
             return state

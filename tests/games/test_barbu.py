@@ -243,3 +243,119 @@ def test_auto_action_is_only_for_the_seat_on_turn() -> None:
     with pytest.raises(IllegalAction) as err:
         GAME.auto_action(state, 1)
     assert err.value.code == "not_your_turn"
+
+
+# -- barbu au choix (option ``choice``; DECISIONS.md, "Variants") ----------------------------------
+
+
+def play_round(state: BarbuState) -> BarbuState:
+    """The round in progress played out by the timeout move, then the next one dealt."""
+    state, _ = finish_round(state)
+    if state.phase.value == "deal":
+        state, _ = GAME.apply(state, state.dealer, {"type": "deal"})
+    return state
+
+
+def test_au_choix_the_dealer_chooses_the_contract_with_the_hand_in_view() -> None:
+    hands = fill([["KH"], [], [], []])
+    state = GAME.new(players=4, options={"choice": True}, deck=stack(hands))
+    assert state.phase.value == "choose" and GAME.to_act(state) == (3,)
+    view = GAME.view(state, 3)
+    assert view["contract"] is None and view["hand"] == list(state.hands[3])
+    assert view["chosen"] == [[], [], [], []] and view["rounds"] == 20
+    assert [a["contract"] for a in GAME.legal_actions(state, 3)] == [
+        "tricks", "hearts", "queens", "king", "all"
+    ]
+    assert GAME.legal_actions(state, 0) == []
+    with pytest.raises(IllegalAction, match="dealer chooses") as exc:
+        GAME.apply(state, 0, {"type": "choose", "contract": "king"})
+    assert exc.value.code == "not_your_turn"
+    with pytest.raises(IllegalAction, match="contract"):
+        GAME.apply(state, 3, {"type": "choose", "contract": "spades"})
+    state, events = GAME.apply(state, 3, {"type": "choose", "contract": "king"})
+    assert events == [{"type": "choose", "seat": 3, "contract": "king"}]
+    assert state.phase.value == "play" and GAME.to_act(state) == (0,)
+    assert GAME.view(state, None)["contract"] == "king"
+
+
+def test_au_choix_the_contract_chosen_sets_the_penalties_and_the_heart_lead_rule() -> None:
+    hands = fill([["KH", "2H"], [], [], []])
+    state = GAME.new(players=4, options={"choice": True}, deck=stack(hands))
+    state, _ = GAME.apply(state, 3, {"type": "choose", "contract": "king"})
+    # the king's contract: no heart lead before hearts are opened
+    assert all(a["card"][1] != "H" for a in GAME.legal_actions(state, 0))
+    state, events = finish_round(state)
+    end = next(e for e in events if e["type"] == "deal_end")
+    assert end["contract"] == "king" and sum(end["scores"]) == 80
+    assert GAME.view(state, None)["sheet_contracts"] == ["king"]
+
+
+def test_au_choix_a_dealer_never_chooses_a_contract_twice() -> None:
+    state = GAME.new(players=4, options={"choice": True}, seed=4)
+    state, _ = GAME.apply(state, 3, {"type": "choose", "contract": "all"})
+    # round 2 to 4 are dealt by seats 0 to 2; seat 3 deals again in round 5
+    for _ in range(4):
+        state = play_round(state)
+        if state.phase.value == "choose" and state.dealer != 3:
+            state, _ = GAME.apply(state, state.dealer, GAME.auto_action(state, state.dealer))
+    assert state.dealer == 3 and state.phase.value == "choose"
+    left = [a["contract"] for a in GAME.legal_actions(state, 3)]
+    assert left == ["tricks", "hearts", "queens", "king"]
+    with pytest.raises(IllegalAction, match="already chosen all"):
+        GAME.apply(state, 3, {"type": "choose", "contract": "all"})
+
+
+def test_au_choix_every_player_deals_each_contract_once_then_the_lowest_total_wins() -> None:
+    for players in (4, 5):
+        state = GAME.new(players=players, options={"choice": True}, seed=30 + players)
+        while not GAME.is_over(state):
+            if state.phase.value == "choose":
+                state, _ = GAME.apply(state, state.dealer, GAME.auto_action(state, state.dealer))
+            state = play_round(state)
+        view = GAME.view(state, None)
+        assert len(view["sheet"]) == len(view["sheet_contracts"]) == 5 * players
+        assert all(sorted(c) == sorted(ROUND) for c in view["chosen"])
+        totals = [sum(col) for col in zip(*view["sheet"], strict=True)]
+        out = GAME.outcome(state)
+        assert out is not None and out["scores"] == totals
+        assert out["winners"] == [s for s in range(players) if totals[s] == min(totals)]
+
+
+def test_au_choix_the_last_contract_left_is_named_for_the_dealer() -> None:
+    state = GAME.new(players=4, options={"choice": True}, seed=5)
+    for _ in range(16):  # each seat has dealt four contracts
+        if state.phase.value == "choose":
+            state, _ = GAME.apply(state, state.dealer, GAME.auto_action(state, state.dealer))
+        state = play_round(state)
+    assert state.round == 16 and state.phase.value == "play"
+    assert GAME.view(state, None)["contract"] == next(
+        c for c in ROUND if c not in state.choice.chosen[state.dealer][:-1]  # type: ignore[union-attr]
+    )
+
+
+def test_au_choix_timeout_chooses_the_contract_the_hand_fears_least() -> None:
+    # seat 3 holds the barbu, seven hearts and no queen: the queens cost it nothing
+    mine = ["KH", "AH", "JH", "TH", "9H", "8H", "7H", "2S", "2D", "3S", "3D", "4S", "4D"]
+    state = GAME.new(players=4, options={"choice": True}, deck=stack(fill([[], [], [], mine])))
+    assert GAME.auto_action(state, 3) == {"type": "choose", "contract": "queens"}
+    state, _ = GAME.apply(state, 3, {"type": "choose", "contract": "queens"})
+    for _ in range(4):
+        state = play_round(state)
+        if state.phase.value == "choose" and state.dealer != 3:
+            state, _ = GAME.apply(state, state.dealer, GAME.auto_action(state, state.dealer))
+    # queens chosen already: the tricks contract comes next for such a hand
+    state = evolve_hand(state, 3, mine)
+    assert GAME.auto_action(state, 3) == {"type": "choose", "contract": "tricks"}
+
+
+def evolve_hand(state: BarbuState, seat: int, hand: list[str]) -> BarbuState:
+    hands = list(state.hands)
+    hands[seat] = tuple(hand)
+    return replace(state, hands=tuple(hands))
+
+
+def test_without_the_option_the_json_form_has_no_choice() -> None:
+    state = GAME.new(players=4, seed=1)
+    assert "choice" not in GAME.to_json(state)
+    assert GAME.from_json(GAME.to_json(state)) == state
+    assert "choice" in GAME.to_json(GAME.new(players=4, options={"choice": True}, seed=1))

@@ -8,8 +8,9 @@ import pytest
 
 from tablee.cards import deck_32
 from tablee.engine import IllegalAction, InvalidOptions
+from tablee.engine.secrecy import leaks
 from tablee.engine.state import evolve
-from tablee.games._belote_common import BeloteState, Contract, Phase, Tally
+from tablee.games._belote_common import BeloteState, Contract, Phase, Tally, annonces
 from tablee.games.belote import GAME, deal_scores, stacked_deck
 
 
@@ -373,3 +374,132 @@ def test_a_tie_at_or_over_the_target_plays_another_deal() -> None:
     assert not GAME._match_over(evolve(state, scores=(310, 310)))
     assert GAME._match_over(evolve(state, scores=(310, 300)))
     assert not GAME._match_over(evolve(state, scores=(290, 120)))
+
+
+# -- annonces (option ``annonces``; DECISIONS.md, "Variants") -------------------------------------
+
+# with OBLIGATIONS (hearts trump, taken by seat 0): seat 0 a tierce A K Q of spades, seat 1 a
+# tierce T 9 8 of spades, seat 2 a tierce K Q J of hearts, seat 3 a cent A K Q J T of clubs
+
+
+def annonces_game(**options: Any) -> BeloteState:
+    deck = stacked_deck(OBLIGATIONS, turned="TH", taker=0)
+    return act(GAME.new(4, {"annonces": True, **options}, deck=deck), 0, {"type": "take"})
+
+
+def announce(state: BeloteState) -> tuple[BeloteState, list[dict[str, Any]]]:
+    """The seat on turn announces what its hand holds (the legal action)."""
+    action = GAME.legal_actions(state, state.turn)[0]
+    assert action["type"] == "announce"
+    return GAME.apply(state, state.turn, action)
+
+
+def test_annonces_tierce_cinquante_cent_and_carres_a_card_in_a_carre_and_a_sequence() -> None:
+    hand = cards("JH JS JD JC QH KH 9D 8D")
+    found = {a.kind: (a.cards, a.points) for a in annonces.find(hand, 0)}
+    assert found == {"carre_J": (("JS", "JH", "JD", "JC"), 200), "tierce": (("KH", "QH", "JH"), 20)}
+    assert [a.kind for a in annonces.find(cards("AS KS QS JS TS 9S 8S 7S"), 1)] == ["cent"]
+    # the 9 of diamonds is in the carré and in the cent
+    assert [(a.kind, a.points) for a in annonces.find(cards("KD QD JD TD 9S 9H 9D 9C"), 1)] == [
+        ("carre_9", 150),
+        ("cent", 100),
+    ]
+    assert [(a.kind, a.points) for a in annonces.find(cards("KD QD JD TD 8S 9H 7D 9C"), 1)] == [
+        ("cinquante", 50)
+    ]
+    # no carré of 8s or 7s; A K Q J T 9 8 7 is the natural order (a 9-8-7 is a tierce)
+    assert [a.kind for a in annonces.find(cards("8S 8H 8D 8C 7S 7H 7D 9S"), 1)] == ["tierce"]
+    assert annonces.find(cards("AS TS KS 9H 7D 8C QC JD"), 1) == ()
+
+
+def test_annonces_announced_with_the_first_card_only_the_kind_is_public() -> None:
+    state = annonces_game()
+    assert GAME.legal_actions(state, 0)[0] == {"type": "announce", "kinds": ["tierce"]}
+    assert refused(state, 0, {"type": "announce", "kinds": ["cent"]}).code == "bad_action"
+    assert refused(state, 0, {"type": "announce"}).code == "bad_action"
+    state, events = announce(state)
+    assert events == [{"type": "announce", "seat": 0, "kinds": ["tierce"]}]
+    # still seat 0's turn: its first card; announcing twice is refused
+    assert state.turn == 0 and GAME.legal_actions(state, 0)[0]["type"] == "play"
+    assert "first card" in refused(state, 0, {"type": "announce", "kinds": ["tierce"]}).reason
+    view = GAME.view(state, 1)
+    assert view["annonces"]["declared"] == [{"seat": 0, "kinds": ["tierce"]}]
+    assert view["annonces"]["shown"] == [] and view["annonces"]["team"] is None
+    # the cards of the tierce stay hidden from the others until shown
+    assert {"AS", "KS", "QS"} <= GAME.hidden(state, 1)
+    assert not leaks(view, GAME.hidden(state, 1))
+    # playing the first card without announcing is passing: seat 1 plays at once
+    state, _ = play(state, "AH")
+    assert GAME.legal_actions(state, 1)[0] == {"type": "announce", "kinds": ["tierce"]}
+    state, _ = play(state, "7H")
+    assert GAME.legal_actions(state, 2)[0]["type"] == "announce"
+
+
+def test_annonces_the_best_side_shows_and_scores_all_its_announcements_the_other_none() -> None:
+    state = annonces_game()
+    for card in ("AH", "7H", "JH", "JS"):  # every seat announces, then plays
+        state, _ = announce(state)
+        state, events = play(state, card)
+    shown = next(e for e in events if e["type"] == "annonces_shown")
+    # seat 3's cent is the best: its side shows the cent and seat 1's tierce
+    assert shown["seat"] == 3 and shown["team"] == 1 and shown["points"] == 120
+    assert [(a["seat"], a["kind"]) for a in shown["annonces"]] == [(1, "tierce"), (3, "cent")]
+    view = GAME.view(state, 0)
+    assert view["annonces"]["points"] == [0, 120]
+    # the cards shown are public now; those of the other side's tierces never are
+    assert not {"AC", "KC", "QC", "TC", "9S", "8S"} & GAME.hidden(state, 0)
+    assert {"AC", "KC"} <= set(str(c) for a in view["annonces"]["shown"] for c in a["cards"])
+    assert {"KH", "QH"} <= GAME.hidden(state, 1)
+    state, _ = auto_to_end(state)
+    row = GAME.view(state, None)["sheet"][-1]
+    assert row["annonces"] == [0, 120]
+
+
+def test_annonces_the_leak_check_knows_when_announced_cards_become_public() -> None:
+    state = annonces_game()
+    for card in ("AH", "7H", "JH"):
+        state, _ = announce(state)
+        state, _ = play(state, card)
+    state, _ = announce(state)  # seat 3: its cent
+    cent = ["AC", "KC", "QC", "TC"]  # JC still to play
+    # announced, not shown: a view naming its cards leaks
+    assert leaks({"peek": cent}, GAME.hidden(state, 0)) == set(cent)
+    state, _ = play(state, "JS")
+    # shown at the end of the first trick: naming them leaks nothing
+    assert leaks({"peek": cent}, GAME.hidden(state, 0)) == set()
+
+
+def test_annonces_best_carre_then_longer_then_higher_top_then_trump_then_first_announced() -> None:
+    def best(hands: dict[int, str], trump: str = "H", order: tuple[int, ...] = (0, 1)) -> str:
+        every = [a for s in order for a in annonces.find(cards(hands[s]), s)]
+        top = max(every, key=lambda a: annonces.strength(a, trump, order))
+        return f"{top.seat} {top.kind}"
+
+    carre_q = "QS QH QD QC"
+    assert best({0: "AS KS QS JS TS", 1: carre_q}) == "1 carre_Q"  # a carré beats a cent
+    assert best({0: "9S 9H 9D 9C", 1: carre_q}) == "0 carre_9"  # carrés by value
+    assert best({0: "AS TS KS QS 8D 7D", 1: "TD 9D 8D 7D"}, trump="C") == "1 cinquante"
+    assert best({0: "KS QS JS", 1: "AD KD QD"}, trump="C") == "1 tierce"  # the higher top
+    assert best({0: "KS QS JS", 1: "KD QD JD"}, trump="D") == "1 tierce"  # the trump sequence
+    assert best({0: "KS QS JS", 1: "KD QD JD"}, trump="C", order=(1, 0)) == "1 tierce"
+    assert best({0: "KS QS JS", 1: "KD QD JD"}, trump="C", order=(0, 1)) == "0 tierce"
+
+
+def test_annonces_count_in_the_belote_total_and_a_failing_side_loses_them() -> None:
+    takers = Contract(taker=0, trump="H")
+    # 72 card points + a tierce = 92 against 90: made, each side its own
+    made = Tally((72, 90), (0, 0), None, (2, 2, 2, 2), (20, 0))
+    assert deal_scores(takers, made) == ((92, 90), True)
+    # 70 + 20 against 92: failed, the defenders take 162 and the takers' tierce
+    failed = Tally((70, 92), (0, 0), None, (2, 2, 2, 2), (20, 0))
+    assert deal_scores(takers, failed) == ((0, 182), False)
+
+
+def test_annonces_timeout_announces_and_without_the_option_nothing_changes() -> None:
+    state = annonces_game()
+    assert GAME.auto_action(state, 0) == {"type": "announce", "kinds": ["tierce"]}
+    deck = stacked_deck(OBLIGATIONS, turned="TH", taker=0)
+    plain = act(GAME.new(4, deck=deck), 0, {"type": "take"})
+    assert all(a["type"] == "play" for a in GAME.legal_actions(plain, 0))
+    assert "variants" not in GAME.to_json(plain) and "annonces" not in GAME.view(plain, 0)
+    assert GAME.from_json(GAME.to_json(plain)) == plain

@@ -14,6 +14,7 @@ from tablee.engine.state import evolve
 from tablee.games import game_names, get_game
 
 from .conformance import auto_playout, check_fields, check_refused, check_views, playout
+from .variants import variant_cases
 
 DEFAULT_PLAYOUTS = 3
 
@@ -59,6 +60,28 @@ def test_the_first_dealer_deals_and_the_next_seat_speaks_first(case: tuple[str, 
             assert game.to_act(state) == ((d + 1) % n,)
             for s in range(n):
                 assert game.hidden(state, (s + d + 1) % n) == game.hidden(base, s), (d, s)
+
+
+VARIANT_CASES = variant_cases()
+
+
+def variant_id(case: tuple[str, int, dict[str, Any]]) -> str:
+    name, n, options = case
+    return "-".join([name, f"{n}p", *(f"{k}={v}" for k, v in sorted(options.items()))])
+
+
+@pytest.mark.parametrize("case", VARIANT_CASES, ids=[variant_id(c) for c in VARIANT_CASES])
+def test_every_variant_keeps_every_invariant(
+    case: tuple[str, int, dict[str, Any]], playouts: int | None
+) -> None:
+    """Random playouts of each variant (the first dealer moved as in the defaults' playouts), and
+    a game played by the timeout move alone, which must end."""
+    name, n, variant = case
+    game = get_game(name)
+    for seed in range(playouts or DEFAULT_PLAYOUTS):
+        options = dict(variant) if seed == 0 else {**variant, "first_dealer": (seed - 1) % n}
+        playout(game, n, seed, options=options)
+    assert game.outcome(auto_playout(game, n, seed=2000 + n, options=variant)) is not None
 
 
 @pytest.mark.parametrize("case", CASES, ids=[ids(c) for c in CASES])

@@ -291,3 +291,191 @@ def test_view_lists_the_bids_and_the_contract_never_another_hand() -> None:
     assert sorted(view["hand"]) == sorted(ALL_TRUMPS[2]) and view["turned"] is None
     assert view["bid_labels"] == {"250": "capot", "500": "générale"}
     assert GAME.hidden(state, 2) == frozenset(c for s in (0, 1, 3) for c in ALL_TRUMPS[s])
+
+
+# -- sans-atout and tout-atout (option ``sa_ta``; DECISIONS.md, "Variants") -----------------------
+
+SA_TA = {"sa_ta": True}
+
+
+def sa_ta_game(hands: list[list[str]] | None = None, seed: int = 2) -> BeloteState:
+    if hands is None:
+        return GAME.new(4, SA_TA, seed=seed)
+    return GAME.new(4, SA_TA, deck=stacked_deck(hands))
+
+
+def play_cards(state: BeloteState, *cards_played: str) -> tuple[BeloteState, list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
+    for card in cards_played:
+        state, evs = GAME.apply(state, state.turn, {"type": "play", "card": card})
+        events += evs
+    return state, events
+
+
+def test_sa_ta_bids_name_sans_atout_or_tout_atout_only_with_the_option() -> None:
+    plain = GAME.new(4, seed=2)
+    assert refused(plain, 0, bid(80, "SA")).code == "bad_action"
+    assert "sa_ta" not in GAME.to_json(plain) and "variants" not in GAME.to_json(plain)
+    assert "variants" not in GAME.view(plain, 0)
+    state = sa_ta_game()
+    legal = GAME.legal_actions(state, 0)
+    assert len(legal) == 1 + 11 * 6
+    assert bid(80, "SA") in legal and bid(500, "TA") in legal
+    assert GAME.view(state, 0)["variants"] == {"sa_ta": True, "annonces": False}
+    assert "suit" in refused(state, 0, bid(80, "XX")).reason
+
+
+def test_sa_ta_at_the_same_value_a_suit_is_below_sa_below_ta() -> None:
+    state = act(sa_ta_game(), 0, bid(100, "S"))
+    same = [a["suit"] for a in GAME.legal_actions(state, 1) if a.get("value") == 100]
+    assert same == ["SA", "TA"]
+    assert "same value" in refused(state, 1, bid(100, "H")).reason
+    state = act(state, 1, bid(100, "SA"))
+    assert [a["suit"] for a in GAME.legal_actions(state, 2) if a.get("value") == 100] == ["TA"]
+    state = act(state, 2, bid(100, "TA"))
+    assert refused(state, 3, bid(100, "TA")).code == "illegal_action"
+    assert min(a["value"] for a in GAME.legal_actions(state, 3) if a["type"] == "bid") == 110
+    state = act(state, 3, PASS, PASS, PASS)
+    assert state.phase is Phase.PLAY and state.contract == Contract(taker=2, trump="TA", value=100)
+
+
+def take(state: BeloteState, value: int, trump: str) -> BeloteState:
+    return act(state, 0, bid(value, trump), PASS, PASS, PASS)
+
+
+def test_sans_atout_follow_the_suit_else_any_card_the_ace_wins() -> None:
+    # seat 0 leads the 10 of hearts; seat 1 has no heart and may discard anything
+    hands = [
+        cards("TH KS QS JS 9S 8S 7S AS"),
+        cards("AD TD KD QD JD 9D 8D 7D"),
+        cards("AH KH QH JH 9H 8H 7H TS"),
+        cards("AC TC KC QC JC 9C 8C 7C"),
+    ]
+    state = take(sa_ta_game(hands), 80, "SA")
+    state, _ = play_cards(state, "TH")
+    assert {a["card"] for a in GAME.legal_actions(state, 1)} == set(hands[1])
+    state, _ = play_cards(state, "7D")
+    assert {a["card"] for a in GAME.legal_actions(state, 2)} == set(hands[2][:7])
+    state, events = play_cards(state, "AH", "7C")
+    trick = next(e for e in events if e["type"] == "trick")
+    # the ace takes it, worth 19; the 10 is worth 10
+    assert trick["seat"] == 2 and trick["points"] == 19 + 10
+
+
+def test_sans_atout_counts_a_19_t_10_k_4_q_3_j_2_and_162_a_deal_no_belote() -> None:
+    state = take(sa_ta_game(ALL_TRUMPS), 80, "SA")
+    state = auto_to_end_of_deal(state)
+    row = state.sheet[-1]
+    assert sum(row.card_points) in (162, 252) and row.belote == (0, 0)
+    assert not any(c.type in ("belote", "rebelote") for c in state.announced)
+
+
+def test_tout_atout_follow_and_go_higher_in_the_led_suit_no_cutting() -> None:
+    hands = [
+        cards("9H KS QS JS 9S 8S 7S AS"),
+        cards("JH 7H TD KD QD JD 9D 8D"),
+        cards("AH KH QH TH 8H 7D TS AD"),
+        cards("AC TC KC QC JC 9C 8C 7C"),
+    ]
+    state = take(sa_ta_game(hands), 80, "TA")
+    state, _ = play_cards(state, "9H")
+    # the led suit is a trump suit: seat 1 must go over the 9 with its jack
+    assert [a["card"] for a in GAME.legal_actions(state, 1)] == ["JH"]
+    assert "higher" in refused(state, 1, {"type": "play", "card": "7H"}).reason
+    state, _ = play_cards(state, "JH")
+    # seat 2 cannot go over the jack: any heart
+    assert {a["card"] for a in GAME.legal_actions(state, 2)} == {"AH", "KH", "QH", "TH", "8H"}
+    state, _ = play_cards(state, "8H")
+    # seat 3 has no heart: any card, and a club does not cut
+    assert len(GAME.legal_actions(state, 3)) == 8
+    state, events = play_cards(state, "JC")
+    trick = next(e for e in events if e["type"] == "trick")
+    assert trick["seat"] == 1 and trick["points"] == 9 + 14 + 0 + 14
+
+
+def test_tout_atout_a_k_and_q_of_any_suit_in_one_hand_is_a_belote_each() -> None:
+    hands = [
+        cards("KH QH KS QS 7D 8D 9D TD"),
+        cards("AH TH JH 9H 8H 7H AD JD"),
+        cards("AS TS JS 9S 8S 7S KD QD"),
+        cards("AC TC KC QC JC 9C 8C 7C"),
+    ]
+    state = take(sa_ta_game(hands), 80, "TA")
+    state, events = play_cards(state, "KH")
+    assert {"type": "belote", "seat": 0, "card": "KH"} in events
+    state = auto_to_end_of_deal(state)
+    says = [(c.seat, c.type, c.suit) for c in state.announced]
+    # seat 0: hearts and spades; seat 2: diamonds; seat 3: clubs
+    assert says.count((0, "rebelote", "H")) == 1 and (0, "rebelote", "S") in says
+    assert (2, "rebelote", "D") in says and (3, "rebelote", "C") in says
+    row = state.sheet[-1]
+    assert row.belote == (3 * 20, 20)
+    assert GAME.view(state, 1)["belote"][0] == {"seat": 0, "type": "belote", "suit": "H"}
+
+
+def test_tout_atout_counts_j_14_9_9_a_6_t_5_k_3_q_1_and_162_a_deal() -> None:
+    state = take(sa_ta_game(seed=5), 90, "TA")
+    state = auto_to_end_of_deal(state)
+    row = state.sheet[-1]
+    assert sum(row.card_points) in (162, 252)
+
+
+def test_sa_ta_timeout_and_robots_bid_suits_only() -> None:
+    from tablee import bots
+
+    state = sa_ta_game(ALL_TRUMPS)
+    assert GAME.auto_action(state, 0)["suit"] == "H"
+    assert bots.play(GAME, state, 0).get("suit", "H") in "SHDC"
+
+
+# -- annonces (option ``annonces``; DECISIONS.md, "Variants") -------------------------------------
+
+
+def with_annonces(points: tuple[int, int], annonces: tuple[int, int], **kw: Any) -> Tally:
+    return Tally(points, (0, 0), kw.get("capot"), (2, 2, 2, 2), annonces)
+
+
+def test_annonces_do_not_count_towards_the_bid_and_go_to_the_side_that_made_it() -> None:
+    # 90 card points and a cinquante (50) do not make a bid of 100
+    got = deal_scores(Contract(0, "H", 100), with_annonces((90, 72), (50, 0)))
+    assert got == ((0, 162 + 100 + 50), False)
+    # made: the defenders' tierce goes to the takers
+    got = deal_scores(Contract(0, "H", 100), with_annonces((110, 52), (0, 20)))
+    assert got == ((110 + 100 + 20, 52), True)
+
+
+def test_annonces_are_not_multiplied_by_contre_nor_surcontre() -> None:
+    got = deal_scores(Contract(0, "H", 100, coinche=2), with_annonces((110, 52), (100, 0)))
+    assert got == ((110 + 200 + 100, 0), True)
+    got = deal_scores(Contract(0, "H", 100, coinche=4), with_annonces((80, 82), (100, 0)))
+    assert got == ((0, 162 + 400 + 100), False)
+
+
+def test_annonces_in_a_played_contree_deal_each_seat_announces_with_its_first_card() -> None:
+    # seat 0 holds a carré of jacks, seat 2 a tierce, seats 1 and 3 a tierce each: the carré is
+    # the best, so seats 0 and 2 show theirs; the others' are never shown
+    hands = [
+        cards("JH JS JD JC 7H 8S 7D 8C"),
+        cards("AS KS QS 9H 8H 9D 8D 9C"),
+        cards("AH TH KH QH TS 9S 7S AD"),
+        cards("TD KD QD AC TC KC QC 7C"),
+    ]
+    state = GAME.new(4, {"annonces": True}, deck=stacked_deck(hands))
+    state = act(state, 0, bid(80, "S"), PASS, PASS, PASS)
+    assert GAME.legal_actions(state, 0)[0] == {"type": "announce", "kinds": ["carre_J"]}
+    events: list[dict[str, Any]] = []
+    for _ in range(4):
+        seat = state.turn
+        state, evs = GAME.apply(state, seat, GAME.auto_action(state, seat))
+        events += evs
+        if evs[0]["type"] == "announce":
+            state, evs = GAME.apply(state, seat, GAME.auto_action(state, seat))
+            events += evs
+    said = [(e["seat"], e["kinds"]) for e in events if e["type"] == "announce"]
+    assert (0, ["carre_J"]) in said and (1, ["tierce"]) in said
+    shown = next(e for e in events if e["type"] == "annonces_shown")
+    assert shown["team"] == 0 and shown["points"] == 200 + 20
+    assert [a["kind"] for a in shown["annonces"]] == ["carre_J", "tierce"]
+    assert {"QS", "KS"} <= GAME.hidden(state, 0) and {"KC", "QC"} <= GAME.hidden(state, 0)
+    state = auto_to_end_of_deal(state)
+    assert state.sheet[-1].annonces == (220, 0)

@@ -30,6 +30,7 @@ from .conformance import (
     decision_tries,
     twin_unseen,
 )
+from .variants import variant_cases
 
 #: states checked per game and player count, spread over one game
 STATES = 16
@@ -41,6 +42,8 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
 ]
 # the turned card hidden from everyone during the bidding
 CASES += [("motton", n, {"blind": True, "constrained": True}) for n in (2, 5)]
+# every variant (DECISIONS.md, "Variants") at every player count
+CASES += variant_cases()
 
 
 def _tarot_partner_moved(state: Any, seat: int, rnd: random.Random) -> Any | None:

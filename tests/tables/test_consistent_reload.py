@@ -164,8 +164,12 @@ async def test_catching_up_reads_the_seats_again_only_when_something_else_than_m
     rec, rows = await s2.catch_up(copy.rec, copy.seq)
     assert rec is not None and [a.seq for a in rows] == [1, 2]
     assert rec.seats == copy.rec.seats and rec.version == copy.rec.version + 2
-    await writer.leave(bob, tid)  # a bot takes Bob's seat: no action logged for that
+    await writer.leave(bob, tid)  # a robot plays for Bob (the table's row): no action logged
     watcher = Socket()
+    await reader.sync(watcher, tid)
+    assert copy.rec.away[1]["why"] == "left" and copy.rec.seats[1].kind == "player"
+    assert watcher.sent[-1]["info"]["seats"][1]["away"]["why"] == "left"
+    await writer.leave(bob, tid)  # leaving again gives the seat to the robot for good
     await reader.sync(watcher, tid)
     assert copy.rec.seats[1].kind == "bot" and copy.rec.seats[1].player_id is None
     assert copy.seq == 2 and copy.rec.version == (await s1.table(tid)).version  # type: ignore[union-attr]

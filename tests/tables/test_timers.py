@@ -20,7 +20,10 @@ def test_a_timer_plays_for_an_absent_player_legally_until_the_game_ends(
 ) -> None:
     with Server(database) as srv:
         alice, bob = srv.player("Alice"), srv.player("Bob")
-        t = srv.create_table(alice, game="toy", players=2, turn_seconds=0.2, options={"deals": 2})
+        # robot_after 0: however often the timer plays for Bob, no robot takes over
+        t = srv.create_table(
+            alice, game="toy", players=2, turn_seconds=0.2, options={"deals": 2}, robot_after=0
+        )
         tid = t["id"]
         srv.post(f"/api/tables/{tid}/join", bob)  # Bob never connects
         with srv.ws(alice) as wa:

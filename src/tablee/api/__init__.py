@@ -58,6 +58,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
         app.state.admin_queries = service.admin
         app.state.accounts = service.accounts
         app.state.ratings = service.ratings
+        app.state.chat = service.chat
         #: the store itself, for tests and tools only (the routes use the queries)
         app.state.store = service.store
         operations.attach(service.manager)
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     async def _invalid(request: Request, exc: InvalidOptions) -> JSONResponse:
         loc = ["body", exc.field]
         top = {"game", "players", "bots", "bot_levels", "turn_seconds", "private", "options"}
+        top |= {"spectators", "deal_replays"}
         if exc.field not in top:
             loc = ["body", "options", exc.field]
         return JSONResponse(
@@ -126,7 +128,6 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
             return HTMLResponse(_PLACEHOLDER)
 
     return app
-
 
 
 __all__ = ["create_app"]

@@ -21,8 +21,17 @@ from pydantic import BaseModel, Field
 
 from tablee.tables import MAX_ID, AdminQueries, Queries, closed_reason
 from tablee.tables import admin as table_admin
+from tablee.tables.chat import line as chat_line
 
-from .deps import AdminQueriesDep, ManagerDep, Offset, PlayerId, QueriesDep, TableId
+from .deps import (
+    AdminQueriesDep,
+    ChatDep,
+    ManagerDep,
+    Offset,
+    PlayerId,
+    QueriesDep,
+    TableId,
+)
 from .guards import ADMIN_NAME, Admin, check_admin
 from .ops import Ops, get_ops
 from .schemas import NewPlayer, errors
@@ -344,6 +353,105 @@ async def rename_player(
 # -- stats and audit ------------------------------------------------------------------------------
 
 
+# -- chat -----------------------------------------------------------------------------------------
+
+
+class MuteRequest(BaseModel):
+    minutes: float = Field(gt=0, le=60 * 24 * 365, description="how long the player is muted")
+    reason: str = Field(default="muted by an admin", min_length=1, max_length=200)
+
+
+def _chat_line(rec: Any) -> dict[str, Any]:
+    """A message as players get it, and whether an admin deleted it."""
+    return chat_line(rec) | {"deleted": rec.deleted}
+
+
+@router.get("/chat/reports")
+async def chat_reports(chat: ChatDep, limit: Limit = 100, offset: Offset = 0) -> dict[str, Any]:
+    """The players' reports of chat messages, newest first, each with a copy of the message
+    (kept when the message is deleted)."""
+    rows, total = await chat.db.reports(limit, offset)
+    items = [
+        {
+            "id": r.id,
+            "message": r.message_id,
+            "reporter": r.reporter_id,
+            "reason": r.reason,
+            "table": r.table_id,
+            "author": {"id": r.author_id, "name": r.author_name},
+            "text": r.text,
+            "at": r.at.isoformat(),
+        }
+        for r in rows
+    ]
+    return _page(items, total, limit, offset)
+
+
+@router.get("/chat/tables/{table_id}")
+async def table_chat(table_id: TableId, chat: ChatDep, limit: Limit = 100) -> dict[str, Any]:
+    """A table's last chat messages, all audiences (oldest first)."""
+    return {"items": [_chat_line(r) for r in await chat.db.last(table_id, limit)]}
+
+
+@router.get("/chat/lobby")
+async def lobby_chat(chat: ChatDep, limit: Limit = 100) -> dict[str, Any]:
+    """The lobby's last chat messages (oldest first)."""
+    return {"items": [_chat_line(r) for r in await chat.db.last(None, limit)]}
+
+
+@router.delete("/chat/messages/{message_id}")
+async def delete_chat_message(
+    message_id: Annotated[int, Path(ge=1, le=MAX_ID)],
+    admin: AdminDep,
+    chat: ChatDep,
+    repo: AdminQueriesDep,
+    ops: OpsDep,
+) -> dict[str, Any]:
+    """Deletes a message: taken away from every client that shows it (every process), and from
+    the history; the reports of it keep their copy."""
+    rec = await chat.delete(message_id)
+    if rec is None:
+        raise HTTPException(404, "no such chat message")
+    details = {"table": rec.table_id, "author": rec.author_id, "text": rec.text}
+    await audit(repo, ops, admin, "chat.delete", "chat", message_id, details)
+    return _chat_line(rec) | {"deleted": True}
+
+
+@router.post("/players/{player_id}/mute")
+async def mute_player(
+    player_id: PlayerId,
+    body: MuteRequest,
+    admin: AdminDep,
+    queries: QueriesDep,
+    chat: ChatDep,
+    repo: AdminQueriesDep,
+    ops: OpsDep,
+) -> dict[str, Any]:
+    """The player writes nothing in any chat for ``minutes``: refused at once on every process,
+    and their open sockets are told (``chat_muted``)."""
+    player = await _player_or_404(queries, player_id)
+    until = datetime.now(UTC) + timedelta(minutes=body.minutes)
+    mute = await chat.mute(player_id, until, body.reason, admin.name)
+    details = {"name": player.name, "minutes": body.minutes, "reason": body.reason}
+    await audit(repo, ops, admin, "player.mute", "player", player_id, details)
+    return {"player": player_id, "until": mute.until.isoformat(), "reason": mute.reason}
+
+
+@router.post("/players/{player_id}/unmute")
+async def unmute_player(
+    player_id: PlayerId,
+    admin: AdminDep,
+    queries: QueriesDep,
+    chat: ChatDep,
+    repo: AdminQueriesDep,
+    ops: OpsDep,
+) -> dict[str, Any]:
+    player = await _player_or_404(queries, player_id)
+    was = await chat.unmute(player_id)
+    await audit(repo, ops, admin, "player.unmute", "player", player_id, {"name": player.name})
+    return {"player": player_id, "was_muted": was}
+
+
 @router.get("/stats")
 async def stats(
     repo: AdminQueriesDep,
@@ -391,7 +499,7 @@ async def audit_log(
     action: Annotated[
         str | None, Query(description="exact, or a prefix ending in * (table.*)")
     ] = None,
-    target_type: Annotated[str | None, Query(pattern="^(table|player)$")] = None,
+    target_type: Annotated[str | None, Query(pattern="^(table|player|chat)$")] = None,
     target_id: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
     since: datetime | None = None,
     until: datetime | None = None,

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hmac
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from tablee.settings import Settings
-from tablee.tables import MAX_ID, AdminQueries, PlayerRecord, Queries, TableManager
+from tablee.tables import MAX_ID, AdminQueries, Chat, PlayerRecord, Queries, TableManager
 
 _bearer = HTTPBearer(auto_error=False, description="the token POST /api/players returned")
 
@@ -28,6 +29,11 @@ def get_manager(request: Request) -> TableManager:
     return manager
 
 
+def get_chat(request: Request) -> Chat:
+    chat: Chat = request.app.state.chat
+    return chat
+
+
 def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
@@ -42,6 +48,7 @@ PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player's id")]
 Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
 ManagerDep = Annotated[TableManager, Depends(get_manager)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+ChatDep = Annotated[Chat, Depends(get_chat)]
 
 
 async def current_player(
@@ -63,3 +70,26 @@ async def current_player(
 
 
 CurrentPlayer = Annotated[PlayerRecord, Depends(current_player)]
+
+
+async def viewer(
+    request: Request,
+    queries: QueriesDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> PlayerRecord | bool | None:
+    """Who looks at a table (its privacy depends on it): ``True`` for the admin token, the
+    player of a player's token, None for no token (or one nobody holds: a stranger)."""
+    if credentials is None:
+        return None
+    token = credentials.credentials
+    admin = request.app.state.settings.admin_token
+    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        return True
+    return await queries.player_by_token(token)
+
+
+Viewer = Annotated[PlayerRecord | bool | None, Depends(viewer)]
+#: a private table's invitation code, as its link carries it
+Invitation = Annotated[
+    str | None, Query(max_length=64, description="a private table's invitation code")
+]

@@ -75,6 +75,7 @@ class Ops:
             registry=self.registry,
         )
         self.sockets: set[Connection] = set()
+        self._move_metrics: dict[tuple[str, str], tuple[Any, Any]] = {}
         self.manager: TableManager | None = None
         self.registry.register(_Live(self))
 
@@ -90,19 +91,27 @@ class Ops:
 
     def on_move(self, live: LiveTable, seat: int, action: Any, source: str, seconds: float) -> None:
         game = live.rec.game
-        self.moves.labels(game, source).inc()
-        self.action_seconds.labels(source).observe(seconds)
-        kind = action.get("type") if isinstance(action, dict) else None
-        log.debug(
-            "move",
-            extra={
-                "table": live.id,
-                "seat": seat,
-                "source": source,
-                "action": kind,
-                "ms": round(seconds * 1000, 3),
-            },
-        )
+        # the children of the labels, looked up once: this runs on every move
+        children = self._move_metrics.get((game, source))
+        if children is None:
+            children = self._move_metrics[game, source] = (
+                self.moves.labels(game, source),
+                self.action_seconds.labels(source),
+            )
+        children[0].inc()
+        children[1].observe(seconds)
+        if log.isEnabledFor(logging.DEBUG):
+            kind = action.get("type") if isinstance(action, dict) else None
+            log.debug(
+                "move",
+                extra={
+                    "table": live.id,
+                    "seat": seat,
+                    "source": source,
+                    "action": kind,
+                    "ms": round(seconds * 1000, 3),
+                },
+            )
         if live.rec.status == FINISHED:
             self.games_finished.labels(game).inc()
             outcome = live.rec.outcome or {}

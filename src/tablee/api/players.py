@@ -10,7 +10,13 @@ from .schemas import Me, NewPlayer, NewPlayerResponse, errors
 router = APIRouter(prefix="/api", tags=["players"], responses=errors(400, 401, 403))
 
 
-@router.post("/players", status_code=201, response_model=NewPlayerResponse)
+@router.post(
+    "/players",
+    status_code=201,
+    response_model=NewPlayerResponse,
+    # a name another player has, or one the server keeps for itself: name_taken
+    responses=errors(409),
+)
 async def create_player(body: NewPlayer, queries: QueriesDep) -> NewPlayerResponse:
     """A guest account. The token is returned once; send it as ``Authorization: Bearer``."""
     player, token = await queries.create_player(body.name)

@@ -82,16 +82,42 @@ class NewTableRequest(BaseModel):
         " as a debutant",
         examples=[{"1": "confirme"}],
     )
-    private: bool = Field(default=False, description="hidden from the lobby; joined by its id")
+    private: bool = Field(
+        default=False,
+        description="hidden from the lobby; seen and joined with its invitation code only",
+    )
     rated: bool | None = Field(
         default=None,
         description="classée (true) or amicale (false); null: classée when no seat is a bot's."
         " Only games between people are rated",
     )
+    robot_after: int = Field(
+        default=3,
+        ge=0,
+        le=100,
+        description="a person the timer plays for this many decisions in a row is handed to a"
+        " robot, and takes the seat back by coming back; 0: never",
+    )
+    spectators: str = Field(
+        default="hidden",
+        description="what spectators see: 'hidden' (no hand), or every hand delayed: 'moves:N'"
+        " (N moves behind, 1 to 200), 'trick' (a trick behind), 'deal' (a deal behind)",
+        examples=["hidden", "moves:8", "trick"],
+    )
+    deal_replays: bool = Field(
+        default=False,
+        description="a finished deal may be replayed with every hand while the game goes on"
+        " (default: replays only once the game is over)",
+    )
 
 
 class JoinRequest(BaseModel):
     seat: int | None = Field(default=None, description="a free seat; null: the first free one")
+    invitation: str | None = Field(
+        default=None,
+        max_length=64,
+        description="a private table's invitation code (from its link); required there",
+    )
 
 
 class StartRequest(BaseModel):
@@ -114,6 +140,27 @@ class SeatInfo(BaseModel):
     level: str | None = Field(
         default=None, description="a bot seat's robot level: debutant or confirme"
     )
+    away: Away | None = Field(
+        default=None,
+        description="a robot plays for the seat's person, who may take the seat back",
+    )
+    absent_since: datetime | None = Field(
+        default=None,
+        description="since when the seat's person has been away: disconnected, or handed to a"
+        " robot (a table not over)",
+    )
+
+
+class Away(BaseModel):
+    why: Literal["left", "timeout"] = Field(
+        description="left: the person left the table; timeout: the timer played for them"
+        " robot_after times in a row"
+    )
+    since: datetime
+    back: bool = Field(
+        description="the person asked for the seat back while it had a decision to make: it is"
+        " theirs once the robot has made it"
+    )
 
 
 class Creator(BaseModel):
@@ -126,6 +173,16 @@ class Watchers(BaseModel):
     names: list[str]
 
 
+class Shuffle(BaseModel):
+    commitment: str | None = Field(
+        description="sha256(seed || salt) of the current game, published at the deal (null: dealt"
+        " before commitments); docs/fairness.md"
+    )
+    stacked: bool = Field(description="a stacked deck (tests, admins): never shown as verified")
+    seed: int | None = Field(description="revealed once the game is over")
+    salt: str | None = Field(description="64 hex digits, revealed once the game is over")
+
+
 class TableInfo(BaseModel):
     id: int
     game: str
@@ -135,6 +192,10 @@ class TableInfo(BaseModel):
     options: dict[str, Any]
     turn_seconds: float | None
     private: bool
+    invitation: str | None = Field(
+        default=None,
+        description="a private table's invitation code (the link's `invitation`); null: public",
+    )
     creator: Creator | None
     game_no: int = Field(description="1, then one more per rematch")
     version: int
@@ -148,6 +209,17 @@ class TableInfo(BaseModel):
         description="the game moves its players' ratings (a classée table, every seat a person's)"
     )
     watchers: Watchers = Field(description="who watches without a seat: count and names")
+    robot_after: int = Field(
+        default=3, description="timeouts in a row that hand a person to a robot (0: never)"
+    )
+    shuffle: Shuffle
+    spectators: str = Field(
+        description="what spectators see: hidden (no hand), moves:N, trick or deal (every hand,"
+        " that far behind)"
+    )
+    deal_replays: bool = Field(
+        description="a finished deal may be replayed with every hand while the game goes on"
+    )
 
 
 class GameResult(BaseModel):

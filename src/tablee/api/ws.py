@@ -25,12 +25,15 @@ from tablee.logs import log_context
 from tablee.protocol import (
     CLIENT_MESSAGES,
     SCHEMA_PATH,
-    Ack,
     Act,
+    Chat,
+    ChatReport,
     CloseCode,
     Error,
     ErrorCode,
     Hello,
+    LobbySubscribe,
+    LobbyUnsubscribe,
     Ping,
     PlayerRef,
     Pong,
@@ -40,18 +43,22 @@ from tablee.protocol import (
     Sync,
     Unsubscribe,
     Welcome,
+    ack_text,
     encode,
     json_schema,
     parse,
     peek_id,
 )
 from tablee.settings import Settings
+from tablee.tables import Chat as ChatService
 from tablee.tables import PlayerRecord, Queries, TableError, TableManager
 
 log = logging.getLogger("tablee.ws")
 router = APIRouter()
 
 BANNED_MESSAGE = "this player is banned from this server; ask its admins why"
+#: the longest a connection over its rate goes unread before its next frame is looked at
+MAX_REST = 1.0
 
 
 class _Close:
@@ -86,8 +93,11 @@ class Connection:
         queries: Queries,
         settings: Settings,
         limits: Limits | None = None,
+        chat: ChatService | None = None,
     ) -> None:
         self.ws = ws
+        #: the table and lobby chat (None: an app without one, e.g. some tests)
+        self.chat = chat
         self.manager = manager
         self.queries = queries
         self.max_bytes = settings.max_message_bytes
@@ -149,13 +159,18 @@ class Connection:
             # close() would wait for the unread bytes to drain, which they never do
             transport.abort()
 
-    def _admitted(self) -> bool:
-        """Takes a frame's tokens from the connection's bucket and its player's."""
+    def _over_rate(self) -> float:
+        """Takes a frame's tokens from the connection's bucket and its player's: 0.0, or the
+        seconds until this connection could be admitted again (nothing taken)."""
         now = time.monotonic()
-        if self._bucket is not None and self._bucket.take(now) > 0:
-            return False
+        if self._bucket is not None:
+            wait = self._bucket.take(now)
+            if wait > 0:
+                return wait
         players = self.limits.players
-        return self.player is None or players is None or players.take(self.player.id, now) == 0
+        if self.player is None or players is None:
+            return 0.0
+        return players.take(self.player.id, now)
 
     def _refuse(self, text: str) -> None:
         self.error(
@@ -218,8 +233,13 @@ class Connection:
                 if text is None:
                     self.error(ErrorCode.BAD_JSON, "frames are JSON text, not binary")
                     continue
-                if not self._admitted():
+                wait = self._over_rate()
+                if wait > 0:
                     self._refuse(text)
+                    # the reader rests until a token is back: what the client sends meanwhile
+                    # waits in its own socket (the server stops reading it), so a flood costs
+                    # this process one refusal per token, not one per frame
+                    await asyncio.sleep(min(wait, MAX_REST))
                     continue
                 try:
                     await self.handle(text)
@@ -234,6 +254,8 @@ class Connection:
             for table_id in list(self.tables):
                 self.manager.unsubscribe(self, table_id)
             self.tables.clear()
+            if self.chat is not None:
+                self.chat.unsubscribe_lobby(self)
             if not writer.done():
                 self.close(CloseCode.NORMAL, "bye")
                 with contextlib.suppress(BaseException):
@@ -262,7 +284,7 @@ class Connection:
         return live.rec.seat_of(self.player.id)
 
     def _ack(self, mid: Any) -> None:
-        self.reply(Ack(id=mid))
+        self.send(ack_text(mid))
 
     async def on_hello(self, msg: Hello) -> None:
         player = await self.queries.player_by_token(msg.token)
@@ -290,10 +312,13 @@ class Connection:
         self.reply(Welcome(player=me) if msg.id is None else Welcome(player=me, id=msg.id))
 
     async def on_subscribe(self, msg: Subscribe) -> None:
-        await self.manager.get(msg.table)  # unknown_table before the ack
+        # unknown_table before the ack; a private table takes its invitation (or a seat)
+        await self.manager.visible(msg.table, self.player_id, msg.invitation)
         self._ack(msg.id)
         self.tables.add(msg.table)
         await self.manager.subscribe(self, msg.table)
+        if self.chat is not None:
+            await self.chat.send_recent(self, msg.table)
 
     async def on_unsubscribe(self, msg: Unsubscribe) -> None:
         self.manager.unsubscribe(self, msg.table)
@@ -301,7 +326,10 @@ class Connection:
         self._ack(msg.id)
 
     async def on_sync(self, msg: Sync) -> None:
-        await self.manager.get(msg.table)
+        if msg.table in self.tables:  # subscribed: the invitation was checked then
+            await self.manager.get(msg.table)
+        else:
+            await self.manager.visible(msg.table, self.player_id)
         self._ack(msg.id)
         await self.manager.sync(self, msg.table)
 
@@ -317,6 +345,47 @@ class Connection:
             version=msg.version,
         )
 
+    def _chat(self) -> ChatService:
+        if self.chat is None:
+            raise TableError(ErrorCode.INTERNAL, "Le salon de discussion n'est pas ouvert ici.")
+        return self.chat
+
+    async def on_chat(self, msg: Chat) -> None:
+        chat = self._chat()
+        if self.player is None:
+            raise TableError(
+                ErrorCode.UNAUTHORIZED, "Présentez-vous (hello) avant d'écrire dans le salon."
+            )
+        if msg.table is not None and msg.table not in self.tables:
+            # a table's chat is read by its subscribers: one writes where one watches
+            raise TableError(
+                ErrorCode.BAD_REQUEST, "Ouvrez la table (subscribe) avant d'écrire à sa table."
+            )
+        await chat.send(
+            self.player,
+            msg.table,
+            msg.text,
+            msg.phrase,
+            message_id=msg.id,
+            on_stored=lambda: self._ack(msg.id),
+        )
+
+    async def on_lobby_subscribe(self, msg: LobbySubscribe) -> None:
+        chat = self._chat()
+        self._ack(msg.id)
+        await chat.subscribe_lobby(self)
+
+    async def on_lobby_unsubscribe(self, msg: LobbyUnsubscribe) -> None:
+        self._chat().unsubscribe_lobby(self)
+        self._ack(msg.id)
+
+    async def on_chat_report(self, msg: ChatReport) -> None:
+        chat = self._chat()
+        if self.player is None:
+            raise TableError(ErrorCode.UNAUTHORIZED, "Présentez-vous (hello) avant de signaler.")
+        await chat.report(self.player, msg.message, msg.reason)
+        self._ack(msg.id)
+
     async def on_ping(self, msg: Ping) -> None:
         self.reply(Pong() if msg.id is None else Pong(id=msg.id))
 
@@ -328,6 +397,10 @@ _HANDLERS: dict[str, Callable[[Connection, Any], Awaitable[None]]] = {
     "sync": Connection.on_sync,
     "act": Connection.on_act,
     "ping": Connection.on_ping,
+    "chat": Connection.on_chat,
+    "lobby_subscribe": Connection.on_lobby_subscribe,
+    "lobby_unsubscribe": Connection.on_lobby_unsubscribe,
+    "chat_report": Connection.on_chat_report,
 }
 assert set(_HANDLERS) == set(CLIENT_MESSAGES), "a handler for every client message"
 
@@ -346,7 +419,14 @@ def _schema() -> dict[str, Any]:
 @router.websocket("/ws")
 async def websocket_endpoint(ws: WebSocket) -> None:
     app = ws.app
-    conn = Connection(ws, app.state.manager, app.state.queries, app.state.settings, Limits.of(app))
+    conn = Connection(
+        ws,
+        app.state.manager,
+        app.state.queries,
+        app.state.settings,
+        Limits.of(app),
+        getattr(app.state, "chat", None),
+    )
     ops = getattr(app.state, "ops", None)
     if ops is None:
         await conn.run()

@@ -76,7 +76,9 @@ def contree(view: dict[str, Any], legal: list[Action]) -> Action | None:
     hand: list[str] = list(view["hand"])
     seat: int = view["seat"]
     contract = view.get("contract")
-    bids = [a for a in legal if a["type"] == "bid"]
+    # the débutant bids suits only (sans-atout and tout-atout, when the table offers them, are
+    # left to the players)
+    bids = [a for a in legal if a["type"] == "bid" and a["suit"] in SUITS]
     if not bids:
         return {"type": "pass"} if {"type": "pass"} in legal else None
     wanted: dict[str, int] = {}

@@ -120,6 +120,10 @@ def think(
     adapter = ADAPTERS.get(game.name)
     if adapter is None or view.get("phase") not in SEARCHED.get(game.name, ()):
         return None
+    if view.get("variants"):
+        # belote and contrée with variants (SA/TA, annonces): the search's worlds are built
+        # without them, so the confirmé plays as the débutant there
+        return None
     know = adapter.knowledge(game, view, events)
     if know is None:
         return None

@@ -597,6 +597,13 @@ class BarbuAdapter(Adapter):
             "scores": list(view["scores"]),
             "sheet": [list(r) for r in view.get("sheet") or ()],
         }
+        if view.get("choice"):
+            # barbu au choix: the contracts chosen are public
+            data["choice"] = {
+                "chosen": view["chosen"],
+                "contract": view["contract"],
+                "played": view["sheet_contracts"],
+            }
         return game.from_json(data)
 
     def utility(self, event: Event, seat: int) -> float | None:

@@ -9,7 +9,7 @@ import importlib
 import pkgutil
 
 from .registry import game_names, get_game, register
-from .replay import replay
+from .replay import replay, replay_steps
 
 _SERVICES = frozenset({"registry", "replay"})
 
@@ -17,4 +17,4 @@ for _mod in pkgutil.iter_modules(__path__):
     if not _mod.name.startswith("_") and _mod.name not in _SERVICES:
         importlib.import_module(f"{__name__}.{_mod.name}")
 
-__all__ = ["game_names", "get_game", "register", "replay"]
+__all__ = ["game_names", "get_game", "register", "replay", "replay_steps"]

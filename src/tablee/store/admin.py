@@ -66,6 +66,8 @@ class GameSeed:
     finished_at: datetime
     #: the options the game was dealt with; None: finished before they were kept
     options: dict[str, Any] | None = None
+    #: the salt of its shuffle commitment (None: dealt before commitments)
+    salt: str | None = None
 
 
 def _like(text: str) -> str:
@@ -137,6 +139,7 @@ class AdminStore:
                     dict(r.outcome),
                     r.finished_at,
                     None if r.options is None else dict(r.options),
+                    r.salt,
                 )
                 for r in rows
             ]

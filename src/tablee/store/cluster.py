@@ -39,13 +39,13 @@ from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import exists, select, text
+from sqlalchemy import exists, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from tablee.tables.records import BOT, PLAYING
 
 from . import models as m
-from .repo import Store
+from .repo import Store, json_text
 
 log = logging.getLogger("tablee.store")
 
@@ -87,6 +87,7 @@ class Claims:
                 pool_timeout=120,
                 isolation_level="AUTOCOMMIT",
                 connect_args=connect_args,
+                json_serializer=json_text,
             )
         self._conn: AsyncConnection | None = None
         #: the connections write locks are first tried on, each with its turn of statements
@@ -291,9 +292,11 @@ async def idle_bot_tables(
     """Playing tables with a bot seat and no change since ``before`` (and, when given, one after
     ``since``): where a bot may be waiting for a process that died. Id -> version."""
     bot_seat = exists().where(m.Seat.table_id == m.Table.id, m.Seat.kind == BOT)
+    # a robot standing in for a person plays too
+    robots = or_(bot_seat, m.Table.away.is_not(None))
     q = (
         select(m.Table.id, m.Table.version)
-        .where(m.Table.status == PLAYING, m.Table.updated_at <= before, bot_seat)
+        .where(m.Table.status == PLAYING, m.Table.updated_at <= before, robots)
         .order_by(m.Table.updated_at.desc())
         .limit(limit)
     )

@@ -103,9 +103,7 @@ class Session(Base):
     __tablename__ = "sessions"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), index=True
-    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -124,6 +122,9 @@ class Table(Base):
     players: Mapped[int] = mapped_column(Integer)
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: a private table's invitation code (``secrets.token_urlsafe``): seeing or joining the
+    #: table takes it, unless one sits there; None for a public table
+    invitation: Mapped[str | None] = mapped_column(String(64), nullable=True)
     creator_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     #: waiting -> playing -> finished (a rematch goes back to playing)
     status: Mapped[str] = mapped_column(String(16), index=True)
@@ -132,6 +133,14 @@ class Table(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     #: a stacked deck for the current game (tests and replays only; never set by the public API)
     deck: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    #: the current game's shuffle salt (64 hex digits): its commitment is ``sha256(seed || salt)``
+    #: (``tablee.fairness``); None: dealt before commitments were published
+    salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: what spectators see: ``hidden`` (no hand), ``moves:N``, ``trick``, ``deal`` (every hand,
+    #: that far behind)
+    spectators: Mapped[str] = mapped_column(String(16), default="hidden", server_default="hidden")
+    #: a finished deal may be replayed with every hand while the game goes on
+    deal_replays: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: +1 on every accepted action and every seat or lifecycle change
     version: Mapped[int] = mapped_column(Integer, default=0)
     #: when the seats to act run out of time (None: no timer or nobody to act)
@@ -143,6 +152,12 @@ class Table(Base):
     rematch_votes: Mapped[list[Any]] = mapped_column(JSON)
     #: "classée" (True) or "amicale": a rated table's games between people move their ratings
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: a person the timer played for this many decisions in a row goes to a robot (0: never)
+    robot_after: Mapped[int] = mapped_column(Integer, default=3, server_default="3")
+    #: the seats a robot plays for their person, by seat (``TableRecord.away``); null: none
+    away: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    #: per seat, the decisions in a row the timer made for its person; null: none yet
+    timeouts: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
@@ -215,6 +230,8 @@ class Result(Base):
     #: the game's seed and stacked deck (a rematch draws a new seed on the table row)
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     deck: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    #: the salt of the game's shuffle commitment (None: dealt before commitments)
+    salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: the options the game was dealt with (a rematch moves the table's ``first_dealer``); None
     #: for a game finished before they were kept, dealt with the table's other options and the
     #: default first dealer
@@ -303,3 +320,70 @@ class RatingChange(Base):
 
 
 Index("ix_rating_changes_player", RatingChange.player_id, RatingChange.game, RatingChange.at)
+
+
+class ChatMessage(Base):
+    """A message of a table's chat (``table_id``) or of the lobby's (``table_id`` null).
+
+    ``audience`` is ``all``, or ``spectators`` for a spectator's message written during a deal
+    of a partnership game: the players see it once the deal ``(held_game, held_deal)`` is over.
+    ``request``: the idempotency key of the ``chat`` that wrote it (the author and its id)."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), nullable=True
+    )
+    author_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    author_name: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    audience: Mapped[str] = mapped_column(String(16))
+    held_game: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    held_deal: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    request: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+Index("ix_chat_messages_channel", ChatMessage.table_id, ChatMessage.id)
+Index("ix_chat_messages_at", ChatMessage.at)
+Index("uq_chat_messages_request", ChatMessage.request, unique=True)
+
+
+class ChatReport(Base):
+    """A player's report of a message, with a copy of it (the message may be deleted since)."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[int | None] = mapped_column(
+        ForeignKey("chat_messages.id", ondelete="SET NULL"), nullable=True
+    )
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(String(200))
+    table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    author_id: Mapped[int] = mapped_column(Integer)
+    author_name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+
+Index("ix_chat_reports_at", ChatReport.at)
+Index("uq_chat_reports_message", ChatReport.message_id, ChatReport.reporter_id, unique=True)
+
+
+class ChatMute(Base):
+    """An admin's mute: the player writes nothing in any chat until ``until``."""
+
+    __tablename__ = "chat_mutes"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    until: Mapped[datetime] = mapped_column(UTCDateTime)
+    reason: Mapped[str] = mapped_column(String(200))
+    by: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)

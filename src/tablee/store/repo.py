@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Integer, cast, event, func, select, update
+from sqlalchemy import Connection, Integer, cast, event, func, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
@@ -24,6 +27,7 @@ from tablee.tables.records import (
     FINISHED,
     MAX_ID,
     PLAYER,
+    PLAYING,
     WAITING,
     LeaderboardRow,
     LoggedAction,
@@ -45,6 +49,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def json_text(value: Any) -> str:
+    """The JSON columns' encoder: orjson (the table's row is written on every move), the
+    standard encoder for what orjson refuses (a whole number beyond 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value)
+
+
 def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
     u = make_url(url)
     kwargs: dict[str, Any] = {}
@@ -59,7 +72,7 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
         kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
         if schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
-    engine = create_async_engine(url, **kwargs)
+    engine = create_async_engine(url, json_serializer=json_text, **kwargs)
     if u.get_backend_name() == "sqlite":
 
         @event.listens_for(engine.sync_engine, "connect")
@@ -99,6 +112,13 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
         wins=list(r.wins),
         rematch_votes=list(r.rematch_votes),
         rated=r.rated,
+        invitation=r.invitation,
+        robot_after=r.robot_after,
+        away={int(k): dict(v) for k, v in (r.away or {}).items()},
+        timeouts=list(r.timeouts or [0] * r.players),
+        salt=r.salt,
+        spectators=r.spectators or "hidden",
+        deal_replays=bool(r.deal_replays),
         created_at=r.created_at,
         seats=seats,
         creator_name=creator_name,
@@ -206,6 +226,7 @@ class Store:
                 players=spec.players,
                 turn_seconds=spec.turn_seconds,
                 private=spec.private,
+                invitation=spec.invitation,
                 creator_id=spec.creator_id,
                 status=spec.status,
                 game_no=1,
@@ -217,6 +238,12 @@ class Store:
                 wins=[0] * spec.players,
                 rematch_votes=[],
                 rated=spec.rated,
+                robot_after=spec.robot_after,
+                away=None,
+                timeouts=None,
+                salt=spec.salt,
+                spectators=spec.spectators,
+                deal_replays=spec.deal_replays,
                 created_at=m.now(),
                 updated_at=m.now(),
             )
@@ -268,6 +295,46 @@ class Store:
     async def unfinished_table_ids(self) -> list[int]:
         async with self._sessions() as s:
             q = select(m.Table.id).where(m.Table.status != "finished").order_by(m.Table.id)
+            return list((await s.scalars(q)).all())
+
+    async def tables_in_play(self, chunk: int = 500) -> list[TableRecord]:
+        """Every table whose game is in play, read in bulk (a statement for the rows and one for
+        the seats per ``chunk`` tables), oldest first."""
+        out: list[TableRecord] = []
+        after = 0
+        async with self._sessions() as s:
+            while True:
+                q = (
+                    select(m.Table)
+                    .where(m.Table.status == PLAYING, m.Table.id > after)
+                    .order_by(m.Table.id)
+                    .limit(chunk)
+                )
+                rows = list((await s.scalars(q)).all())
+                if not rows:
+                    return out
+                out += await self._records(s, rows)
+                after = rows[-1].id
+
+    async def stale_waiting_tables(self, before: datetime, limit: int) -> list[int]:
+        """Waiting tables unchanged since ``before`` where no person but their creator sits
+        (nobody joined them, or whoever did left), oldest first."""
+        other = (
+            select(m.Seat.table_id)
+            .where(
+                m.Seat.table_id == m.Table.id,
+                m.Seat.kind == PLAYER,
+                or_(m.Table.creator_id.is_(None), m.Seat.player_id != m.Table.creator_id),
+            )
+            .exists()
+        )
+        q = (
+            select(m.Table.id)
+            .where(m.Table.status == WAITING, m.Table.updated_at < before, ~other)
+            .order_by(m.Table.id)
+            .limit(limit)
+        )
+        async with self._sessions() as s:
             return list((await s.scalars(q)).all())
 
     async def tables_of_player(self, player_id: int) -> list[int]:

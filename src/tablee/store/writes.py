@@ -39,12 +39,15 @@ _UPDATE_TABLE = (
                 "game_no",
                 "seed",
                 "deck",
+                "salt",
                 "version",
                 "deadline",
                 "outcome",
                 "wins",
                 "rematch_votes",
                 "turn_seconds",
+                "away",
+                "timeouts",
                 "updated_at",
             )
         }
@@ -75,12 +78,15 @@ def _table_params(t: TableRecord, expected: int) -> dict[str, Any]:
         "game_no": t.game_no,
         "seed": t.seed,
         "deck": t.deck,
+        "salt": t.salt,
         "version": t.version,
         "deadline": t.deadline,
         "outcome": t.outcome,
         "wins": t.wins,
         "rematch_votes": t.rematch_votes,
         "turn_seconds": t.turn_seconds,
+        "away": {str(k): v for k, v in t.away.items()} or None,
+        "timeouts": t.timeouts if any(t.timeouts) else None,
         "updated_at": m.now(),
     }
 
@@ -107,7 +113,6 @@ class _SomeStale(Exception):
 
 class StaleVersion(RuntimeError):
     """The table changed since it was read (another writer won): reload and try again."""
-
 
 
 class TableWriter:
@@ -243,6 +248,7 @@ class TableWriter:
                 "finished_at": at,
                 "seed": t.seed,
                 "deck": t.deck,
+                "salt": t.salt,
                 "options": t.options,
                 "rated": (rated := await ratings.counts(conn, t)),
             },
@@ -267,4 +273,3 @@ class TableWriter:
         if rated:
             people = [s.player_id for s in t.seats if s.player_id is not None]
             await ratings.rate_game(conn, t.id, t.game_no, t.game, t.outcome, people, at)
-

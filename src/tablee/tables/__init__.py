@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .accounts import Accounts
     from .broker import Broker, LocalBroker
     from .changes import closed_reason
+    from .chat import Chat
     from .live import LiveTable, Subscriber
     from .manager import TableManager
     from .queries import AdminQueries, Queries
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "Accounts": ".accounts",
     "Broker": ".broker",
+    "Chat": ".chat",
     "LocalBroker": ".broker",
     "LiveTable": ".live",
     "Subscriber": ".live",
@@ -75,6 +77,7 @@ __all__ = [
     "Accounts",
     "AdminQueries",
     "Broker",
+    "Chat",
     "LeaderboardRow",
     "LiveTable",
     "LocalBroker",

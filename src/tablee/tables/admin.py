@@ -15,11 +15,12 @@ from typing import Any
 
 from tablee.engine import FIRST_DEALER, Event
 from tablee.export import FORMAT, VERSION, state_digest
+from tablee.fairness import commitment
 from tablee.games import get_game
 from tablee.protocol import ErrorCode
 from tablee.store.admin import AdminStore
 
-from .changes import closed_reason
+from .changes import close_record, closed_reason
 from .errors import TableError
 from .live import LiveTable
 from .manager import TableManager
@@ -47,19 +48,7 @@ async def close(manager: TableManager, table_id: int, reason: str, by: str) -> L
     def change(rec: TableRecord) -> list[Event]:
         if closed_reason(rec) is not None:
             raise TableError(ErrorCode.TABLE_OVER, "this table is already closed")
-        was = rec.status
-        rec.status = FINISHED
-        rec.deadline = None
-        rec.rematch_votes = []
-        rec.outcome = {
-            "scores": _running_scores(live),
-            "winners": [],
-            "closed": True,
-            "reason": reason,
-            "by": by,
-            "status_before": was,
-        }
-        return [{"type": "table_closed", "seat": None, "reason": reason, "by": by}]
+        return close_record(rec, reason, by, _running_scores(live))
 
     await manager.edit(table_id, change)
     log.info("table closed: %s", reason, extra={"table": table_id, "seat": None, "by": by})
@@ -98,6 +87,7 @@ async def kick(
             )
         kind = BOT if rec.status == PLAYING else EMPTY
         rec.seats[seat] = SeatRecord(seat, kind)
+        rec.away.pop(seat, None)  # a kicked player has no seat to take back
         rec.rematch_votes = [s for s in rec.rematch_votes if s != seat]
         done.update(seat=seat, player_id=held.player_id, name=held.name, replaced_by=kind)
         return [
@@ -218,11 +208,14 @@ def _game_entry(
     status: str,
     outcome: dict[str, Any] | None,
     final: Any,
+    salt: str | None = None,
 ) -> dict[str, Any]:
     return {
         "game_no": game_no,
         "seed": seed,
         "deck": deck,
+        "salt": salt,
+        "commitment": None if seed is None or salt is None else commitment(seed, salt),
         "options": options,
         "status": status,
         "outcome": outcome,
@@ -267,6 +260,7 @@ async def export(manager: TableManager, table_id: int) -> dict[str, Any]:
                     rec.status,
                     rec.outcome,
                     live.state,
+                    rec.salt,
                 )
             )
             continue
@@ -294,6 +288,7 @@ async def export(manager: TableManager, table_id: int) -> dict[str, Any]:
                 FINISHED,
                 None if past is None else past.outcome,
                 final,
+                None if past is None else past.salt,
             )
         )
     return {

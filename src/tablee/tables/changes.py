@@ -16,18 +16,19 @@ copy when another process wrote first.
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from tablee.engine import Action, Event, Game, IllegalAction
+from tablee.fairness import commitment
 from tablee.protocol import ErrorCode
 
 from .errors import Repeated, TableError
 from .live import LiveTable, utcnow
-from .records import FINISHED, PLAYER, PLAYING, WAITING, LoggedAction, TableRecord
+from .records import FINISHED, PLAYER, PLAYING, TIMEOUT, WAITING, LoggedAction, TableRecord
 
 #: an edit of a table's record (a copy): changes it, or raises ``TableError``; returns the events
 Edit = Callable[[TableRecord], list[Event]]
@@ -88,15 +89,19 @@ def player_move(
         if rec.status == FINISHED:
             refuse_closed(rec)
             raise TableError(ErrorCode.TABLE_OVER, "the game is over")
-        change = move_change(live, seat, action, "player")
-        if request is not None and change.move is not None:
-            change.move = dataclasses.replace(change.move, request=request)
-        return change
+        if seat in rec.away:
+            raise TableError(
+                ErrorCode.ROBOT_PLAYS,
+                "Un robot joue à votre place : reprenez d'abord votre place.",
+            )
+        return move_change(live, seat, action, "player", request)
 
     return decide
 
 
-def move_change(live: LiveTable, seat: int, action: Any, source: str) -> Change:
+def move_change(
+    live: LiveTable, seat: int, action: Any, source: str, request: str | None = None
+) -> Change:
     rec, state, game = live.rec, live.state, live.game
     try:
         new_state, events = game.apply(state, seat, action)
@@ -129,13 +134,21 @@ def move_change(live: LiveTable, seat: int, action: Any, source: str) -> Change:
             legal[seat] = game.legal_actions(new_state, seat)
             again = legal[seat] != live.legal(seat)
         new.deadline = deadline(new, before, after, rec.deadline, now, again)
+    told = announced(new, seat, source, events)
+    if new.status == PLAYING:
+        told += stand_in(new, rec, seat, source, after, now)
+    else:
+        # the game is over: nothing is left to decide, a seat asked back is its person's again
+        for back in [s for s, a in new.away.items() if a.get("back")]:
+            del new.away[back]
+            told.append({"type": "player_back", "seat": back, "name": new.seats[back].name})
     deal_events = [e for e in events if e.get("type") == "deal_end" and "to" not in e]
     return Change(
         new,
         new_state,
         seq,
-        announced(new, seat, source, events),
-        move=LoggedAction(seq, seat, action, source, now),
+        told,
+        move=LoggedAction(seq, seat, action, source, now, request=request),
         deal_events=deal_events,
         to_act=after,
         legal=legal,
@@ -171,13 +184,103 @@ def replay(
     return state, seq, events
 
 
+def stand_in(
+    new: TableRecord,
+    rec: TableRecord,
+    seat: int,
+    source: str,
+    after: tuple[int, ...],
+    now: datetime,
+) -> list[Event]:
+    """What a move at ``seat`` does to the robots standing in for people (on ``new``, the next
+    record): the person's count of decisions the timer made in a row (one more when the timer
+    ended a decision of theirs, none when they played), their hand-over to a robot at
+    ``robot_after``; and the take-back the person asked for while the robot had this decision to
+    make, which applies now that it is made (in the same commit as the robot's move: no move of
+    that seat is lost or made twice). Returns the events to tell."""
+    held = new.seats[seat]
+    if held.kind != PLAYER:
+        return []
+    name = held.name
+    away = new.away.get(seat)
+    if away is not None:
+        if not away.get("back"):
+            return []
+        del new.away[seat]
+        set_timeouts(new, seat, 0)
+        return [{"type": "player_back", "seat": seat, "name": name}]
+    if source == "player":
+        set_timeouts(new, seat, 0)
+        return []
+    # a timer's move ends the decision it timed out when the seat has nothing more to decide, or
+    # a new decision with its own time (a draw then a play under the one deadline counts once)
+    if source != "timer" or (seat in after and new.deadline == rec.deadline):
+        return []
+    count = (new.timeouts[seat] if seat < len(new.timeouts) else 0) + 1
+    if new.robot_after <= 0 or count < new.robot_after:
+        set_timeouts(new, seat, count)
+        return []
+    set_timeouts(new, seat, 0)
+    new.away[seat] = {"why": TIMEOUT, "since": now.isoformat(), "back": False}
+    return [{"type": "handed_to_robot", "seat": seat, "name": name, "timeouts": count}]
+
+
+def away_news(old: TableRecord, new: TableRecord) -> list[Event]:
+    """The events of the robots standing in for people between two records of a table, for a
+    process that catches up with changes another one made (their events are told by the process
+    that made them only): who left, who was handed over, who asked for their seat back, who has
+    it back. The same events as ``stand_in`` and ``seats.leave``/``take_back`` tell."""
+    out: list[Event] = []
+    if old.game_no != new.game_no or len(old.seats) != len(new.seats):
+        return out
+    for seat, held in enumerate(new.seats):
+        before, now = old.away.get(seat), new.away.get(seat)
+        if held.kind != PLAYER or held.player_id != old.seats[seat].player_id:
+            continue
+        name = held.name
+        if before is None and now is not None:
+            if now.get("why") == TIMEOUT:
+                out.append(
+                    {
+                        "type": "handed_to_robot",
+                        "seat": seat,
+                        "name": name,
+                        "timeouts": new.robot_after,
+                    }
+                )
+            else:
+                out.append(
+                    {
+                        "type": "player_left",
+                        "seat": seat,
+                        "name": name,
+                        "replaced_by": "bot",
+                        "may_return": True,
+                    }
+                )
+        if now is not None and now.get("back") and not (before or {}).get("back"):
+            out.append({"type": "player_returning", "seat": seat, "name": name})
+        if before is not None and now is None:
+            out.append({"type": "player_back", "seat": seat, "name": name})
+    return out
+
+
+def set_timeouts(rec: TableRecord, seat: int, count: int) -> None:
+    if len(rec.timeouts) < rec.players:
+        rec.timeouts = [*rec.timeouts, *[0] * (rec.players - len(rec.timeouts))]
+    rec.timeouts[seat] = count
+
+
 def copy_record(rec: TableRecord) -> TableRecord:
-    return dataclasses.replace(
-        rec,
-        seats=[dataclasses.replace(s) for s in rec.seats],
-        wins=list(rec.wins),
-        rematch_votes=list(rec.rematch_votes),
-    )
+    # shallow copies, then new lists for what edits change in place: made on every move, and
+    # ``dataclasses.replace`` re-runs ``__init__`` (several times slower)
+    new = copy.copy(rec)
+    new.seats = [copy.copy(s) for s in rec.seats]
+    new.wins = list(rec.wins)
+    new.rematch_votes = list(rec.rematch_votes)
+    new.away = {seat: dict(a) for seat, a in rec.away.items()} if rec.away else {}
+    new.timeouts = list(rec.timeouts)
+    return new
 
 
 def closed_reason(rec: TableRecord) -> str | None:
@@ -186,6 +289,26 @@ def closed_reason(rec: TableRecord) -> str | None:
     if rec.status != FINISHED or not outcome.get("closed"):
         return None
     return str(outcome.get("reason") or "no reason given")
+
+
+def close_record(
+    rec: TableRecord, reason: str, by: str, scores: list[Any] | None = None
+) -> list[Event]:
+    """Ends the table with no winner, as closed (an admin's close, or the server's: nobody came,
+    everybody left): ``outcome.closed`` with why, by whom and the status it had; the event."""
+    before = rec.status
+    rec.status = FINISHED
+    rec.deadline = None
+    rec.rematch_votes = []
+    rec.outcome = {
+        "scores": [] if scores is None else scores,
+        "winners": [],
+        "closed": True,
+        "reason": reason,
+        "by": by,
+        "status_before": before,
+    }
+    return [{"type": "table_closed", "seat": None, "reason": reason, "by": by}]
 
 
 def refuse_closed(rec: TableRecord) -> None:
@@ -205,10 +328,15 @@ def announced(rec: TableRecord, seat: int, source: str, events: list[Event]) -> 
 
 
 def begin(rec: TableRecord) -> list[Event]:
-    """Marks the record as playing a new game (the edit's change deals it)."""
+    """Marks the record as playing a new game (the edit's change deals it). Its event publishes
+    the shuffle's commitment (``tablee.fairness``): the deal is fixed before the first move."""
     rec.status = PLAYING
     rec.outcome = None
-    return [{"type": "game_started", "game_no": rec.game_no}]
+    event: Event = {"type": "game_started", "game_no": rec.game_no}
+    if rec.salt is not None:
+        event["commitment"] = commitment(rec.seed, rec.salt)
+        event["stacked"] = rec.deck is not None
+    return [event]
 
 
 def deadline(

@@ -37,7 +37,9 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Collection
 from datetime import timedelta
+from typing import Any
 
+from tablee.limits import Rate
 from tablee.settings import Settings
 from tablee.store import Store
 from tablee.store.cluster import Claims, due_tables, idle_bot_tables, table_versions
@@ -98,6 +100,7 @@ class Cluster(Coordination):
             self.broker.on_presence = self._heard_presence
             self.broker.on_ban = lambda player_id: host.banned_elsewhere([player_id])
             self.broker.on_logout = host.logged_out_elsewhere
+            self.broker.on_chat = self._heard_chat
 
     async def start(self) -> None:
         """Unlike one process, nothing is loaded here: clients load the tables they open and the
@@ -151,6 +154,21 @@ class Cluster(Coordination):
     async def share_logout(self, player_id: int) -> None:
         if isinstance(self.broker, RedisBroker):
             await self.broker.publish_ban(player_id, logout=True)
+
+    # -- chat across processes -------------------------------------------------------------------
+
+    def share_chat(self, event: dict[str, Any]) -> None:
+        if isinstance(self.broker, RedisBroker):
+            self.host.spawn(self.broker.publish_chat({**event, "process": self.process_id}))
+
+    def _heard_chat(self, event: dict[str, Any]) -> None:
+        if event.get("process") != self.process_id:
+            self.host.chat_heard(event)
+
+    async def take_token(self, key: str, rate: Rate) -> float | None:
+        if not isinstance(self.broker, RedisBroker):
+            return None
+        return await self.broker.take_token(key, rate.burst, rate.per_second)
 
     async def _check_bans(self) -> None:
         """Every few seconds: close the sockets of banned players (a ban whose message this

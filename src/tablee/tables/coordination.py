@@ -23,6 +23,8 @@ import contextlib
 from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tablee.limits import Rate
+
 from .broker import Broker, LocalBroker
 
 if TYPE_CHECKING:
@@ -45,6 +47,7 @@ class Host(Protocol):
     @property
     def scheduler(self) -> Timers:
         """The timers and bots (``scheduler.py``)."""
+
     connected_players: Callable[[], Iterable[int]]
 
     async def get(self, table_id: int) -> LiveTable: ...
@@ -66,6 +69,8 @@ class Host(Protocol):
     def banned_elsewhere(self, player_ids: Iterable[int]) -> None: ...
 
     def logged_out_elsewhere(self, player_id: int) -> None: ...
+
+    def chat_heard(self, event: dict[str, Any]) -> None: ...
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> object: ...
 
@@ -131,6 +136,14 @@ class Coordination:
     async def share_logout(self, player_id: int) -> None:
         """The player logged out everywhere through this process: tell the other processes."""
 
+    def share_chat(self, event: dict[str, Any]) -> None:
+        """A chat event (a message stored here, a deletion, a mute): tell the other processes."""
+
+    async def take_token(self, key: str, rate: Rate) -> float | None:
+        """A token from the bucket ``key`` that every process shares: 0 when taken, else the
+        seconds to wait; None when this strategy shares no buckets (the caller keeps its own)."""
+        return None
+
 
 class Alone(Coordination):
     """A single process: the in-memory lock is the table's only writer's turn, and every
@@ -148,4 +161,6 @@ class Alone(Coordination):
         await self.broker.close()
 
     def published(self, live: LiveTable) -> None:
-        self.host.spawn(self.broker.publish(live.id, live.rec.version))
+        # a local broker would only tell this very process, which knows: no task per move
+        if self.shared:
+            self.host.spawn(self.broker.publish(live.id, live.rec.version))

@@ -44,6 +44,12 @@ class TableError(Exception):
         return cls(ENGINE_CODES.get(exc.code, ErrorCode.ILLEGAL_ACTION), exc.reason)
 
 
+def unknown_table(table_id: int) -> TableError:
+    """There is no such table, or none this viewer may know of (a private table without its
+    invitation): the two answers are the same, word for word."""
+    return TableError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id}")
+
+
 class Repeated(Exception):
     """A re-sent ``act`` (its idempotency key is known): nothing is applied again; the caller
     gives the first answer again (``answer``: the version the move made, or the refusal's code

@@ -16,11 +16,13 @@ from typing import Any
 
 from tablee.bots.levels import DEBUTANT
 from tablee.engine import Event, visible_events
+from tablee.fairness import HIDDEN, shuffle_info, spectator_mode
 from tablee.games import get_game
 from tablee.protocol import dumps
 
-from .live import LiveTable, Subscriber
+from .live import JOURNAL_MAX, LiveTable, Subscriber, deal_history, utcnow
 from .records import BOT, EMPTY, FINISHED, PLAYER, PLAYING, TableRecord
+from .spectators import Delay, Moment, open_view
 
 #: a placeholder for ``info`` in a state message whose info is joined to it as text
 _NO_INFO: dict[str, Any] = {}
@@ -49,7 +51,7 @@ class FanOut:
                 if live.presence[pid] == 1:
                     # the seat's "connected" flag, or the spectators shown, changed: tell the others
                     self.tell(live, [], exclude=sub)
-        sub.send(self.state_text(live, self.seat_of(live, sub)))
+        sub.send(self.subscribed_text(live, self.seat_of(live, sub)))
 
     def remove(self, live: LiveTable, sub: Subscriber) -> bool:
         if sub not in live.subscribers:
@@ -81,7 +83,7 @@ class FanOut:
             seat = self.seat_of(live, sub)
             text = texts.get(seat)
             if text is None:
-                own = dumps(self.state_message(live, seat, events, info=_NO_INFO))
+                own = dumps(self.state_message(live, seat, events, info=_NO_INFO, told=True))
                 text = texts[seat] = own[: -len(_NO_INFO_TAIL)] + info
             sub.send(text)
 
@@ -90,13 +92,34 @@ class FanOut:
     def state_text(self, live: LiveTable, seat: int | None, events: Iterable[Event] = ()) -> str:
         return dumps(self.state_message(live, seat, events))
 
+    def subscribed_text(self, live: LiveTable, seat: int | None) -> str:
+        """The answer to a subscription: the state, and the current deal's events as ``seat``
+        saw them (``journal``), from which a page that was not watching (a reload, a late
+        joiner, a spectator) writes its journal."""
+        msg = self.state_message(live, seat)
+        info = msg.pop("info")
+        msg["journal"] = (
+            visible_events(deal_history(live.history), seat)[-JOURNAL_MAX:]
+            # a delayed spectator's would run ahead of its moment: the cards played since, with
+            # the hands of the moment, are the hands of now
+            if live.state is not None and not msg.get("behind")
+            else []
+        )
+        msg["info"] = info
+        return dumps(msg)
+
     def state_message(
         self,
         live: LiveTable,
         seat: int | None,
         events: Iterable[Event] = (),
         info: dict[str, Any] | None = None,
+        told: bool = False,
     ) -> dict[str, Any]:
+        """``seat``'s state message; ``told``: the one of a change (``tell``), whose events a
+        delayed spectator gets when its moment comes."""
+        if seat is None and live.rec.spectators != HIDDEN and live.state is not None:
+            return self._delayed(live, list(events), info, told)
         rec, game, state = live.rec, live.game, live.state
         playing = state is not None and rec.status == PLAYING
         return {
@@ -104,12 +127,63 @@ class FanOut:
             "table": rec.id,
             "version": rec.version,
             "view": None if state is None else game.view(state, seat),
-            "legal": live.legal(seat) if playing and seat is not None else [],
+            # a seat a robot plays for: its person watches (and may take it back), the robot plays
+            "legal": live.legal(seat)
+            if playing and seat is not None and seat not in rec.away
+            else [],
             "to_act": list(live.to_act()),
             "deadline": _iso(rec.deadline) if playing else None,
             "over": rec.status == FINISHED,
             "outcome": rec.outcome if rec.status == FINISHED else None,
             "events": visible_events(list(events), seat),
+            "info": info if info is not None else self.info(live),
+        }
+
+    def _delayed(
+        self, live: LiveTable, events: list[Event], info: dict[str, Any] | None, told: bool
+    ) -> dict[str, Any]:
+        """A spectator's state at a table whose spectators see every hand, delayed
+        (``spectators.py``): the moment its delay shows, every hand in it, and the events up to
+        that moment only. Before there is one, the deal as it was dealt, without a hand: what
+        happened since is told with the hands, never before them (the cards played since a
+        moment and the hands of that moment are the hands of now)."""
+        rec, game = live.rec, live.game
+        mode = spectator_mode(rec.spectators)
+        delay = live.delay
+        if not isinstance(delay, Delay) or delay.mode != mode:
+            delay = live.delay = Delay(mode)
+        before = delay.seq if delay.game_no == rec.game_no else -1
+        delay.follow(rec, game, live.moves, live.seq)
+        moved = delay.seq != before
+        over = rec.status == FINISHED
+        moment = Moment(live.seq, live.state) if over else delay.moment()
+        if moment is None:
+            view = game.view(delay.start, None)
+            seq, shown = 0, ([] if moved or not told else visible_events(events, None))
+        else:
+            view = open_view(game, moment.state)
+            seq = moment.seq
+            if not told:
+                # a new subscriber: the moment without the events before it
+                delay.events_until(seq)
+                shown = []
+            elif moved:
+                shown = delay.events_until(seq)
+            else:
+                shown = visible_events(events, None)
+        state = moment.state if moment is not None else delay.start
+        return {
+            "type": "state",
+            "table": rec.id,
+            "version": rec.version,
+            "view": view,
+            "legal": [],
+            "to_act": [] if over else list(game.to_act(state)),
+            "deadline": None,
+            "over": over,
+            "outcome": rec.outcome if over else None,
+            "events": shown,
+            "behind": live.seq - seq,
             "info": info if info is not None else self.info(live),
         }
 
@@ -126,6 +200,12 @@ class FanOut:
                 watching = cached
         remote = self.remote(rec.id)
         game = get_game(rec.game)
+        connected = {
+            s.seat: s.kind == PLAYER
+            and (present.get(s.player_id or 0, 0) > 0 or s.player_id in remote)
+            for s in rec.seats
+        }
+        gone = _absent_since(watching, rec, connected)
         return {
             "id": rec.id,
             "game": rec.game,
@@ -135,6 +215,9 @@ class FanOut:
             "options": rec.options,
             "turn_seconds": rec.turn_seconds,
             "private": rec.private,
+            # whoever is shown a private table may see it already (seated, its creator, or they
+            # brought the code): they may pass the invitation on
+            "invitation": rec.invitation if rec.private else None,
             "creator": None
             if rec.creator_id is None
             else {"id": rec.creator_id, "name": rec.creator_name},
@@ -146,9 +229,12 @@ class FanOut:
                     "kind": s.kind,
                     "player_id": s.player_id,
                     "name": s.name if s.kind == PLAYER else None,
-                    "connected": s.kind == PLAYER
-                    and (present.get(s.player_id or 0, 0) > 0 or s.player_id in remote),
+                    "connected": connected[s.seat],
                     "level": (s.level or DEBUTANT) if s.kind == BOT else None,
+                    # a robot plays for the person (left, or handed over): why, since when, and
+                    # whether they asked for the seat back
+                    "away": _away(rec.away.get(s.seat)) if s.kind == PLAYER else None,
+                    "absent_since": gone.get(s.seat),
                 }
                 for s in rec.seats
             ],
@@ -159,8 +245,47 @@ class FanOut:
             "created_at": _iso(rec.created_at),
             "watchers": _watchers(watching),
             # a robot seat (from the start, or a seat handed over mid-game) makes the game amicale
-            "rated": rec.rated and not any(s.kind == BOT for s in rec.seats),
+            "rated": rec.rated and not rec.away and not any(s.kind == BOT for s in rec.seats),
+            # the commitment from the deal on; the seed and salt once the game is over
+            "shuffle": shuffle_info(rec.seed, rec.salt, rec.deck, rec.status == FINISHED),
+            "spectators": rec.spectators,
+            "deal_replays": rec.deal_replays,
+            "robot_after": rec.robot_after,
         }
+
+
+def _away(away: dict[str, Any] | None) -> dict[str, Any] | None:
+    if away is None:
+        return None
+    return {"why": away.get("why"), "since": away.get("since"), "back": bool(away.get("back"))}
+
+
+def _absent_since(
+    live: LiveTable | None, rec: TableRecord, connected: dict[int, bool]
+) -> dict[int, str]:
+    """Since when each person sitting at a table not over has been away from it: disconnected
+    (as this process saw it: since the first time it found them gone), or handed to a robot
+    (since then, whether or not they watch)."""
+    out: dict[int, str] = {}
+    if rec.status == FINISHED:
+        return out
+    # a table not held here (a lobby row): only the hand-overs, whose time the record keeps
+    seen = live.absent_since if live is not None else {}
+    now = utcnow()
+    for s in rec.seats:
+        pid = s.player_id
+        if s.kind != PLAYER or pid is None:
+            continue
+        if connected[s.seat]:
+            seen.pop(pid, None)
+        elif live is not None:
+            seen.setdefault(pid, now)
+        away = rec.away.get(s.seat)
+        if away is not None and away.get("since"):
+            out[s.seat] = str(away["since"])
+        elif pid in seen:
+            out[s.seat] = seen[pid].isoformat()
+    return out
 
 
 def _watchers(live: LiveTable | None) -> dict[str, Any]:

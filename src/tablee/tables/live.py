@@ -55,6 +55,19 @@ class Subscriber(Protocol):
     def send(self, text: str) -> None: ...
 
 
+#: the events of the current deal a subscriber is sent at most (its journal shows no more)
+JOURNAL_MAX = 300
+
+
+def deal_history(events: list[Event]) -> list[Event]:
+    """The current deal's events among a game's ``events``: from its last ``deal`` event on (the
+    whole game when no deal was dealt since its start)."""
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].get("type") == "deal":
+            return events[i:]
+    return events
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -70,11 +83,18 @@ class LiveTable:
         self.subscribers: dict[Subscriber, None] = {}
         #: live subscriptions per player (several tabs are fine)
         self.presence: Counter[int] = Counter()
+        #: since when each seated person not connected has been seen so (``fanout.info``)
+        self.absent_since: dict[int, datetime] = {}
         self.timer: asyncio.TimerHandle | None = None
         self.bot_task: asyncio.Task[None] | None = None
         #: the current game's events, as its moves told them (rebuilt from the log when the table
         #: is loaded): a confirmé robot reads the current deal's, as its seat saw them
         self.history: list[Event] = []
+        #: the current game's log, (seat, action) per move (rebuilt with ``history``): what a
+        #: delayed spectator's shadow game replays (``spectators.py``)
+        self.moves: list[tuple[int, Action]] = []
+        #: that shadow game, while the table has spectators and delays them
+        self.delay: Any = None
         #: the state the answers below belong to
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None
@@ -93,6 +113,10 @@ class LiveTable:
         """The keys of logged moves (loaded, or caught up with from another process)."""
         for row in rows:
             self.remember(row.request, row.version)
+
+    def log_rows(self, rows: list[LoggedAction]) -> None:
+        """Logged moves of the current game, after those already held (``moves``)."""
+        self.moves.extend((row.seat, row.action) for row in rows)
 
     @property
     def id(self) -> int:
@@ -135,6 +159,7 @@ class LiveTable:
         (or none) starts its ``history`` afresh."""
         if state is None or self.state is None or rec.game_no != self.rec.game_no:
             self.history = []
+            self.moves = []
         self.rec, self.seq = rec, seq
         if state is not self.state:
             self.state = state

@@ -22,10 +22,12 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
+from datetime import timedelta
 from typing import Any
 
 from tablee import bots
 from tablee.engine import Event, InvalidOptions, UnknownGame
+from tablee.fairness import SALT_BYTES, spectator_mode
 from tablee.games import get_game
 from tablee.logs import log_context
 from tablee.protocol import ErrorCode
@@ -34,22 +36,34 @@ from tablee.store import Store
 from .broker import Broker
 from .changes import Change, Edit, begin, closed_reason, edit, player_move, replay
 from .coordination import Alone, Coordination
-from .errors import Repeated, TableError
+from .errors import Repeated, TableError, unknown_table
 from .fanout import FanOut
 from .live import LiveTable, Subscriber, request_key, utcnow
 from .pipeline import MoveHook, Pipeline
-from .records import EMPTY, FINISHED, WAITING, NewTable, PlayerRecord, TableRecord
+from .records import (
+    DEFAULT_ROBOT_AFTER,
+    EMPTY,
+    FINISHED,
+    TIMEOUT,
+    WAITING,
+    NewTable,
+    PlayerRecord,
+    TableRecord,
+)
 from .robots import Robots
 from .scheduler import BotPolicy, Scheduler
 from .seats import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
+    check_robot_after,
     check_turn_seconds,
+    expire,
     first_seats,
     join,
     leave,
     rematch,
     start,
+    take_back,
 )
 
 log = logging.getLogger("tablee.tables")
@@ -75,6 +89,7 @@ class TableManager:
         bot_policy: BotPolicy = bots.play,
         coordination: Coordination | None = None,
         robots: Robots | None = None,
+        waiting_ttl: float = 0.0,
     ) -> None:
         if coordination is not None and broker is not None:
             raise ValueError("a coordination brings its own broker")
@@ -95,8 +110,14 @@ class TableManager:
         #: called with the id of a player who logged out everywhere through another process (the
         #: app closes that player's sockets here)
         self.logout_hooks: list[Callable[[int], object]] = []
+        #: called with what another process announced of the chat (a message, a deletion, a
+        #: mute): the chat pushes it to the sockets here
+        self.chat_hooks: list[Callable[[dict[str, Any]], object]] = []
         #: the players with a socket open on this process (the app sets it)
         self.connected_players: Callable[[], Iterable[int]] = tuple
+        #: seconds a waiting table nobody joined stays open (0: for ever)
+        self.waiting_ttl = waiting_ttl
+        self._sweeper: asyncio.Task[None] | None = None
         self.coordination.bind(self)
 
     @property
@@ -121,6 +142,38 @@ class TableManager:
 
     async def start(self) -> None:
         await self.coordination.start()
+        if self.waiting_ttl:
+            self._sweeper = self.spawn(self._sweep_forever(self.waiting_ttl))
+
+    async def _sweep_forever(self, ttl: float) -> None:
+        # often enough that a table outlives its time by a quarter of it at most, at most once
+        # a minute
+        every = min(60.0, max(0.05, ttl / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.expire_waiting(ttl)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the sweep of waiting tables failed; trying again")
+
+    async def expire_waiting(self, ttl: float, batch: int = 200) -> list[int]:
+        """Closes the waiting tables nobody but their creator sat at for ``ttl`` seconds
+        (``seats.expire``), at most ``batch`` of them; returns their ids. Each is an edit
+        through the pipeline, so subscribers and other processes are told; with several
+        processes sweeping, the second edit of a table finds it over and changes nothing."""
+        before = utcnow() - timedelta(seconds=ttl)
+        closed = []
+        for table_id in await self.store.stale_waiting_tables(before, batch):
+            try:
+                live = await self.edit(table_id, expire())
+            except TableError:
+                continue  # someone sat down, it started, or another process closed it
+            closed.append(table_id)
+            self.forget(live)
+            log.info("waiting table expired", extra={"table": table_id, "seat": None})
+        return closed
 
     async def close(self) -> None:
         self.scheduler.closed = True
@@ -172,22 +225,41 @@ class TableManager:
         else:
             live = await asyncio.shield(pending)
         if live is None:
-            raise TableError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id}")
+            raise unknown_table(table_id)
+        return live
+
+    async def visible(
+        self, table_id: int, player_id: int | None, invitation: str | None = None
+    ) -> LiveTable:
+        """The table, if this viewer may know of it (a private one: seated there, its creator,
+        or bringing its invitation code); otherwise the answer of a table that does not exist."""
+        live = await self.get(table_id)
+        if not live.rec.admits(player_id, invitation):
+            raise unknown_table(table_id)
         return live
 
     async def load_unfinished(self) -> None:
-        """Rebuild every unfinished table from its log and re-arm its timer and bots."""
-        for table_id in await self.store.unfinished_table_ids():
+        """Rebuild every table in play from its log and re-arm its timer and bots. The rows come
+        in bulk; waiting tables, which have neither timer nor bot, are left to ``get`` (their
+        first use): a restart takes no longer for any number of them."""
+        for rec in await self.store.tables_in_play():
+            if rec.id in self._tables or rec.id in self._loading:
+                continue
             try:
-                await self.get(table_id)
+                live = await self._load(rec.id, rec)
             except Exception:  # one corrupt table must not keep the others down
-                log.exception("table %s could not be restored", table_id, extra={"table": table_id})
+                log.exception("table %s could not be restored", rec.id, extra={"table": rec.id})
+                continue
+            if live is not None and rec.id not in self._tables:
+                self._tables[rec.id] = live
+                self.scheduler.rearm(live)
 
-    async def _load(self, table_id: int) -> LiveTable | None:
-        """The table at its stored version: the row, then the current game's log up to that
-        version (moves committed between the two reads belong to a newer row; the next catch-up
-        takes them)."""
-        rec = await self.store.table(table_id)
+    async def _load(self, table_id: int, rec: TableRecord | None = None) -> LiveTable | None:
+        """The table at its stored version: the row (``rec``, if it was just read), then the
+        current game's log up to that version (moves committed between the two reads belong to
+        a newer row; the next catch-up takes them)."""
+        if rec is None:
+            rec = await self.store.table(table_id)
         if rec is None:
             return None
         game = get_game(rec.game)
@@ -199,6 +271,7 @@ class TableManager:
             live = LiveTable(rec, game, state, seq)
             live.remember_rows(rows)
             live.history = history
+            live.log_rows(rows)
         await self.coordination.loaded(live)
         return live
 
@@ -236,8 +309,10 @@ class TableManager:
                 await self.pipeline.catch_up(live)
 
     def retell(self, live: LiveTable) -> None:
-        """Every subscriber's state again, with no event (the seats' flags changed)."""
+        """Every subscriber's state again, with no event (the seats' flags changed); a table
+        paused while nobody was there goes on if its person came back elsewhere."""
         self.fanout.tell(live, [])
+        self.scheduler.rearm(live)
 
     def banned_elsewhere(self, player_ids: Iterable[int]) -> None:
         for player_id in player_ids:
@@ -246,6 +321,13 @@ class TableManager:
                     hook(player_id)
                 except Exception:
                     log.exception("a ban hook failed for player %s", player_id)
+
+    def chat_heard(self, event: dict[str, Any]) -> None:
+        for hook in self.chat_hooks:
+            try:
+                hook(event)
+            except Exception:
+                log.exception("a chat announcement could not be handled")
 
     def logged_out_elsewhere(self, player_id: int) -> None:
         for hook in self.logout_hooks:
@@ -280,10 +362,16 @@ class TableManager:
         deck: list[str] | None = None,
         rated: bool | None = None,
         bot_levels: Mapping[int, str] | None = None,
+        robot_after: int = DEFAULT_ROBOT_AFTER,
+        spectators: str = "hidden",
+        deal_replays: bool = False,
     ) -> LiveTable:
         """A new table with the creator in the first seat that is not a bot; it starts at once
         when that fills it. ``seed`` and ``deck`` are for tests and replays only. ``rated``:
-        "classée" or "amicale"; by default rated when no seat is a robot's.
+        "classée" or "amicale"; by default rated when no seat is a robot's. ``robot_after``: a
+        person the timer plays for this many decisions in a row is handed to a robot (0: never).
+        ``spectators``: what they see (``fairness.spectator_mode``); ``deal_replays``: a finished
+        deal may be replayed with every hand while the game goes on.
 
         Raises ``InvalidOptions`` naming the field at fault."""
         try:
@@ -300,9 +388,14 @@ class TableManager:
         except ValueError as exc:
             raise InvalidOptions("deck" if deck is not None else "options", str(exc)) from None
         opts = g.normalize_options(options)
+        try:
+            watch = str(spectator_mode(spectators))
+        except ValueError as exc:
+            raise InvalidOptions("spectators", str(exc)) from None
         bots = list(bots)
         seats = first_seats(players, bots, creator, bot_levels)
         check_turn_seconds(turn_seconds)
+        check_robot_after(robot_after)
         rec = await self.store.create_table(
             NewTable(
                 game=g.name,
@@ -310,11 +403,18 @@ class TableManager:
                 players=players,
                 turn_seconds=turn_seconds,
                 private=private,
+                # 128 random bits: a private table's id (sequential) must open nothing
+                invitation=secrets.token_urlsafe(16) if private else None,
                 creator_id=creator.id if creator else None,
                 seed=seed,
                 seats=seats,
                 deck=deck,
                 rated=not bots if rated is None else rated,
+                robot_after=robot_after,
+                # the commitment's salt: drawn for a stacked deck too, which is marked as such
+                salt=secrets.token_hex(SALT_BYTES),
+                spectators=watch,
+                deal_replays=deal_replays,
             )
         )
         live = LiveTable(rec, g, None, 0)
@@ -323,12 +423,26 @@ class TableManager:
             await self.pipeline.commit(live, edit(begin))
         return live
 
-    async def join(self, player: PlayerRecord, table_id: int, seat: int | None = None) -> LiveTable:
-        return await self.edit(table_id, join(player, seat))
+    async def join(
+        self,
+        player: PlayerRecord,
+        table_id: int,
+        seat: int | None = None,
+        invitation: str | None = None,
+    ) -> LiveTable:
+        """A seat; at a private table, with its invitation code only."""
+        return await self.edit(table_id, join(player, seat, invitation))
 
     async def leave(self, player: PlayerRecord, table_id: int) -> LiveTable:
         """Waiting or finished: the seat becomes free. Playing: a bot takes the seat."""
         return await self.edit(table_id, leave(player))
+
+    async def take_back(self, player: PlayerRecord, table_id: int) -> LiveTable:
+        """The player takes back the seat a robot plays for them: at once, or once the robot has
+        made the decision the seat has before it (``seats.take_back``)."""
+        live = await self.get(table_id)
+        await self.pipeline.commit(live, edit(take_back(player, live.to_act)))
+        return live
 
     async def start_table(
         self, player: PlayerRecord, table_id: int, fill_with_bots: bool = False
@@ -337,7 +451,9 @@ class TableManager:
 
     async def rematch(self, player: PlayerRecord, table_id: int) -> LiveTable:
         """A seated player's vote for a new game at the table (``seats.rematch``)."""
-        return await self.edit(table_id, rematch(player, secrets.randbits(62)))
+        return await self.edit(
+            table_id, rematch(player, secrets.randbits(62), secrets.token_hex(SALT_BYTES))
+        )
 
     async def edit(self, table_id: int, change: Edit) -> LiveTable:
         """A change of the table's record (seats, lifecycle, timer, names...), committed and told
@@ -365,7 +481,7 @@ class TableManager:
         same refusal) and is not applied twice. ``version``: the version the move was decided on
         (another one is refused as ``stale_version``)."""
         started = time.perf_counter()
-        live = await self.get(table_id)
+        live = await self.visible(table_id, player.id)
         key = request_key(player.id, request_id, action, version)
         decision = player_move(player.id, action, key, version)
         with log_context(live.id, live.rec.seat_of(player.id)):
@@ -392,7 +508,17 @@ class TableManager:
         async with live.lock:
             await self.coordination.fresh(live)
             self.fanout.add(live, sub)
+            seat = self.fanout.seat_of(live, sub)
+            handed = seat is not None and live.rec.away.get(seat, {}).get("why") == TIMEOUT
+            if seat is not None:
+                # a table paused while nobody was there goes on now that its person is back
+                self.scheduler.rearm(live)
         await self.coordination.presence_changed(table_id)
+        player = getattr(sub, "player", None)
+        if handed and isinstance(player, PlayerRecord):
+            # a person the timer handed to a robot takes the seat back by coming back
+            with contextlib.suppress(TableError):
+                await self.take_back(player, table_id)
         return live
 
     async def sync(self, sub: Subscriber, table_id: int) -> None:

@@ -35,7 +35,7 @@ from tablee.engine import Event
 from tablee.protocol import ErrorCode
 from tablee.store import StaleVersion, Store
 
-from .changes import Change, Decision, replay
+from .changes import Change, Decision, away_news, replay
 from .errors import Superseded, TableError
 from .live import LiveTable
 from .records import FINISHED, WAITING
@@ -72,6 +72,9 @@ class Pipeline:
         #: accepted moves since start-up (metrics, benchmarks)
         self.moves = 0
         self.move_hooks: list[MoveHook] = []
+        #: called after every change told to the subscribers (made here or caught up with): the
+        #: chat hands the players the spectators' messages of a deal that ended
+        self.tell_hooks: list[Callable[[LiveTable], None]] = []
 
     async def commit(
         self,
@@ -121,6 +124,7 @@ class Pipeline:
             if change.move is not None:
                 live.remember(change.move.request, change.rec.version)
                 live.history += change.events
+                live.moves.append((change.move.seat, change.move.action))
                 self._moved(live, change, time.perf_counter() - started)
             if on_accepted is not None:
                 on_accepted()
@@ -143,6 +147,11 @@ class Pipeline:
         """After a change (made here or caught up with): the subscribers' states, the timer and
         the bots, and a finished table nobody watches leaves memory."""
         self.fanout.tell(live, events)
+        for hook in self.tell_hooks:
+            try:
+                hook(live)
+            except Exception:
+                log.exception("a tell hook failed")
         self.scheduler.rearm(live)
         self.coordination.changed(live)
         if live.rec.status == FINISHED and not live.subscribers:
@@ -181,6 +190,9 @@ class Pipeline:
         else:
             state, seq, history = replay(rec, live.game, None, 0, rows)
             live.remember_rows(rows)
+        told = away_news(live.rec, rec)
         live.advance(rec, state, seq)
         live.history += history
-        return events
+        if state is not None:
+            live.log_rows(rows)
+        return events + told

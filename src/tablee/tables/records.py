@@ -8,6 +8,7 @@ the store may import it without importing the rest of the tables layer.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,6 +17,10 @@ from typing import Any
 PLAYER, BOT, EMPTY = "player", "bot", "empty"
 #: table statuses
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+#: why a robot plays for a seat's person: they left; the timer played for them too often
+LEFT, TIMEOUT = "left", "timeout"
+#: the default of ``TableRecord.robot_after``
+DEFAULT_ROBOT_AFTER = 3
 #: ids (tables, players) are 32-bit: no table or player has a larger one
 MAX_ID = 2**31 - 1
 
@@ -67,6 +72,43 @@ class TableRecord:
     creator_name: str | None = None
     #: "classée" (True) or "amicale": whether its games between people move their ratings
     rated: bool = True
+    #: a person whose time runs out this many decisions in a row is handed to a robot (0: never)
+    robot_after: int = DEFAULT_ROBOT_AFTER
+    #: the seats a robot plays for their person (who keeps the seat and may take it back), by
+    #: seat: ``why`` ("left": the person left; "timeout": the timer played for them
+    #: ``robot_after`` times in a row), ``since`` (ISO time), ``back`` (the person asked for the
+    #: seat back while it had a decision to make: it is theirs again once the robot has made it)
+    away: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: per seat: the decisions in a row the timer made for the person sitting there
+    timeouts: list[int] = field(default_factory=list)
+    #: the current game's shuffle salt (hex): its commitment is ``fairness.commitment(seed,
+    #: salt)``; None: no commitment (dealt before they were published)
+    salt: str | None = None
+    #: what spectators see (``fairness.SpectatorMode``): ``hidden``, ``moves:N``, ``trick``,
+    #: ``deal``
+    spectators: str = "hidden"
+    #: a finished deal of a game still being played may be replayed with every hand
+    deal_replays: bool = False
+    #: a private table's invitation code (None: a public table)
+    invitation: str | None = None
+
+    def admits(self, player_id: int | None, invitation: str | None = None) -> bool:
+        """Whether the table exists for this viewer: a public table for anyone; a private one
+        for its creator, its seated players, and whoever brings its invitation code (its id
+        alone, being sequential, must open nothing)."""
+        if not self.private:
+            return True
+        if player_id is not None and (
+            player_id == self.creator_id or self.seat_of(player_id) is not None
+        ):
+            return True
+        return (
+            self.invitation is not None
+            and invitation is not None
+            and hmac.compare_digest(
+                invitation.encode("utf-8", "replace"), self.invitation.encode()
+            )
+        )
 
     def seat_of(self, player_id: int) -> int | None:
         for s in self.seats:
@@ -102,6 +144,11 @@ class NewTable:
     status: str = WAITING
     deck: list[str] | None = None
     rated: bool = True
+    invitation: str | None = None
+    robot_after: int = DEFAULT_ROBOT_AFTER
+    salt: str | None = None
+    spectators: str = "hidden"
+    deal_replays: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,3 +157,66 @@ class LeaderboardRow:
     name: str
     played: int
     won: int
+
+
+#: chat audiences: everyone, or (a spectator's message during a deal of a partnership game) the
+#: spectators until the deal is over
+ALL, SPECTATORS = "all", "spectators"
+
+
+@dataclass(frozen=True)
+class ChatRecord:
+    """A chat message as stored (``table_id`` None: the lobby's)."""
+
+    id: int
+    table_id: int | None
+    author_id: int
+    author_name: str
+    seat: int | None
+    text: str
+    phrase: str | None
+    audience: str
+    at: datetime
+    #: the deal (game number, deals finished before it) until whose end the players do not see it
+    held_game: int | None = None
+    held_deal: int | None = None
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class NewChat:
+    """A chat message to store."""
+
+    table_id: int | None
+    author_id: int
+    author_name: str
+    seat: int | None
+    text: str
+    phrase: str | None
+    audience: str
+    held_game: int | None = None
+    held_deal: int | None = None
+    #: the idempotency key of the ``chat`` message (the author and its id), or None
+    request: str | None = None
+
+
+@dataclass(frozen=True)
+class ChatReportRecord:
+    id: int
+    message_id: int | None
+    reporter_id: int
+    reason: str
+    table_id: int | None
+    author_id: int
+    author_name: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ChatMuteRecord:
+    player_id: int
+    until: datetime
+    reason: str
+    by: str
+    at: datetime

@@ -19,6 +19,12 @@ renews its fields; a dead one's expire), and announced as ``"p <table> <process>
 A ban is announced as ``"b <player>"``: every process closes that player's sockets at once (each
 also looks for banned players among its sockets every few seconds, for a message lost). A player
 who logs out everywhere is announced the same way as ``"l <player>"``.
+
+The chat's events (a message stored, deleted, a player muted) go out as ``"c <json>"`` (the JSON
+names the process that sent it, which ignores its own); a lost one costs a message's live push,
+never the message (the chat's history is read from the database). The chat's rate limits are
+token buckets kept in Redis (``take_token``: one Lua script, Redis's own clock), so that a player
+writing through several processes is limited once.
 """
 
 from __future__ import annotations
@@ -37,6 +43,27 @@ from .broker import Listener
 
 PresenceListener = Callable[[int, str], Coroutine[Any, Any, None]]
 BanListener = Callable[[int], object]
+ChatListener = Callable[[dict[str, Any]], object]
+
+#: a token bucket in a Redis hash (tokens, at): takes one token, or answers the wait in seconds
+TOKEN_BUCKET = """
+local burst = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local v = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(v[1]) or burst
+local at = tonumber(v[2]) or now
+if now > at then
+  tokens = math.min(burst, tokens + (now - at) * rate)
+  at = now
+end
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(at))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return tostring(wait)
+"""
 
 log = logging.getLogger("tablee.broker")
 
@@ -61,6 +88,9 @@ class RedisBroker:
         self.on_ban: BanListener | None = None
         #: called with a player's id when they logged out everywhere (through any process)
         self.on_logout: BanListener | None = None
+        #: called with a chat event another process announced
+        self.on_chat: ChatListener | None = None
+        self._bucket_script: Any = None
         self._redis: redis.Redis | None = None
         self._listener: Listener | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -96,6 +126,30 @@ class RedisBroker:
             await self._redis.publish(self.channel, f"{'l' if logout else 'b'} {player_id}")
         except Exception as exc:  # the others find the ban in the database within seconds
             log.warning("could not announce the ban of player %s: %s", player_id, exc)
+
+    async def publish_chat(self, event: dict[str, Any]) -> None:
+        if self._redis is None:
+            return
+        try:
+            await self._redis.publish(self.channel, "c " + json.dumps(event))
+        except Exception as exc:  # stored: the others show it on their next subscribe
+            log.warning("could not announce a chat event: %s", exc)
+
+    async def take_token(self, key: str, burst: float, per_second: float) -> float | None:
+        """A token from the shared bucket ``key``: 0.0 taken, else the wait; None when Redis
+        cannot be reached (the caller falls back on its own bucket)."""
+        if self._redis is None:
+            return None
+        if self._bucket_script is None:
+            self._bucket_script = self._redis.register_script(TOKEN_BUCKET)
+        try:
+            answer = await self._bucket_script(
+                keys=[f"{self.prefix}:bucket:{key}"], args=[burst, per_second]
+            )
+        except Exception as exc:
+            log.warning("the shared bucket %s could not be read: %s", key, exc)
+            return None
+        return float(answer.decode() if isinstance(answer, bytes) else answer)
 
     # -- presence --------------------------------------------------------------------------------
 
@@ -201,6 +255,9 @@ class RedisBroker:
         if raw.startswith(("b ", "l ")):
             self._heard_ban(raw)
             return
+        if raw.startswith("c "):
+            self._heard_chat(raw)
+            return
         try:
             table, version = (int(x) for x in raw.split())
         except ValueError:
@@ -237,6 +294,18 @@ class RedisBroker:
                 listener(player_id)
             except Exception:
                 log.exception("closing the sockets of banned player %s failed", player_id)
+
+    def _heard_chat(self, raw: str) -> None:
+        try:
+            event = json.loads(raw[2:])
+        except ValueError:
+            log.warning("ignored a malformed message on %s: %r", self.channel, raw)
+            return
+        if self.on_chat is not None and isinstance(event, dict):
+            try:
+                self.on_chat(event)
+            except Exception:
+                log.exception("a chat event could not be handled")
 
     async def _deliver(self, table: int) -> None:
         try:

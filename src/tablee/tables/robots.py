@@ -26,7 +26,7 @@ from tablee.bots.levels import CONFIRME, Budget, decide
 from tablee.engine import Action, Event, Game, visible_events
 from tablee.games import get_game
 
-from .live import LiveTable
+from .live import LiveTable, deal_history
 
 log = logging.getLogger("tablee.tables")
 
@@ -34,12 +34,7 @@ log = logging.getLogger("tablee.tables")
 def current_deal(events: list[Event], seat: int) -> list[Event]:
     """The events of the current deal ``seat`` saw: from the last ``deal`` event on (a robot
     reads no older ones)."""
-    start = 0
-    for i in range(len(events) - 1, -1, -1):
-        if events[i].get("type") == "deal":
-            start = i
-            break
-    return visible_events(events[start:], seat)
+    return visible_events(deal_history(events), seat)
 
 
 def think(

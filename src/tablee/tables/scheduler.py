@@ -9,7 +9,8 @@ for each seat still to act (logged with source ``timer``, and told with an ``aut
 the move's own events); if the same seats are still to act afterwards (e.g. a draw, then play or
 pass), the deadline has already passed and the table goes on at once.
 
-Bots: after every change, a bot seat the game waits on gets a task that "thinks" for
+Bots: after every change, a bot seat the game waits on (or a person's seat a robot plays for,
+``TableRecord.away``) gets a task that "thinks" for
 ``bot_delay`` seconds, then plays ``bot_policy``'s move — or, for a seat of the "confirme" level,
 the move its search finds in the robots' worker processes (``robots.py``), off the event loop;
 if the table moved meanwhile, that move is dropped and the new state gets its own bot turn.
@@ -34,7 +35,7 @@ from tablee.logs import log_context
 from .changes import Decision, move
 from .errors import Superseded, TableError
 from .live import LiveTable, utcnow
-from .records import BOT, PLAYING
+from .records import BOT, PLAYER, PLAYING
 
 if TYPE_CHECKING:
     from .coordination import Coordination
@@ -87,7 +88,7 @@ class Scheduler:
     def arm(self, live: LiveTable) -> None:
         self.disarm(live)
         deadline = live.rec.deadline
-        if self.closed or deadline is None or live.rec.status != PLAYING:
+        if self.closed or deadline is None or live.rec.status != PLAYING or self.paused(live):
             return
         delay = max(0.0, (deadline - utcnow()).total_seconds())
         live.timer = asyncio.get_running_loop().call_later(
@@ -149,10 +150,26 @@ class Scheduler:
 
     # -- bots ------------------------------------------------------------------------------------
 
+    def paused(self, live: LiveTable) -> bool:
+        """Every person seated has a robot playing for them (they left, or the timer handed
+        them over) and none of them is connected: the robots would play on for nobody, so the
+        table waits — no timer, no robot — until one of them comes back (a subscription, here or
+        on another process, rearms it)."""
+        rec = live.rec
+        people = [s for s in rec.seats if s.kind == PLAYER]
+        if not people or any(s.seat not in rec.away for s in people):
+            return False
+        remote = self.coordination.remote_players(rec.id)
+        return not any(
+            live.presence.get(s.player_id or 0, 0) > 0 or s.player_id in remote for s in people
+        )
+
     def bot_seats(self, live: LiveTable) -> list[int]:
-        if live.rec.status != PLAYING:
+        if live.rec.status != PLAYING or self.paused(live):
             return []
-        return [s for s in live.to_act() if live.rec.seats[s].kind == BOT]
+        # a robot's own seats, and those it plays for their person (``TableRecord.away``)
+        rec = live.rec
+        return [s for s in live.to_act() if rec.seats[s].kind == BOT or s in rec.away]
 
     def schedule_bot(self, live: LiveTable) -> None:
         if self.closed or live.bot_task is not None or not self.bot_seats(live):

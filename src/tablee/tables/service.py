@@ -11,6 +11,7 @@ from tablee.store import Store
 
 from .accounts import Accounts
 from .broker import Broker
+from .chat import Chat
 from .manager import TableManager
 from .queries import AdminQueries, Queries
 from .ratings import Ratings
@@ -27,6 +28,7 @@ class Service:
         self.admin = AdminQueries(self.store)
         self.accounts = Accounts(self.store, settings)
         self.ratings = Ratings(self.store)
+        self.chat = Chat(self.store, self.manager, settings)
 
     async def migrate(self) -> None:
         """Applies the migrations when the settings ask for it (``TABLEE_MIGRATE``)."""
@@ -35,9 +37,11 @@ class Service:
 
     async def start(self) -> None:
         await self.manager.start()
+        await self.chat.start()
 
     async def close(self) -> None:
         try:
+            await self.chat.close()
             await self.manager.close()
         finally:
             await self.store.close()
@@ -55,5 +59,12 @@ def _manager(settings: Settings, store: Store, broker: Broker | None) -> TableMa
             bot_delay=settings.bot_delay_seconds,
             coordination=coordination,
             robots=robots,
+            waiting_ttl=settings.waiting_table_ttl_seconds,
         )
-    return TableManager(store, broker=broker, bot_delay=settings.bot_delay_seconds, robots=robots)
+    return TableManager(
+        store,
+        broker=broker,
+        bot_delay=settings.bot_delay_seconds,
+        robots=robots,
+        waiting_ttl=settings.waiting_table_ttl_seconds,
+    )

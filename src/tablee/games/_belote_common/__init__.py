@@ -22,6 +22,8 @@ specs; this module implements what those specs say in common:
   ``{"type": "deal"}`` (timeout: the table deals).
 """
 
+from tablee.engine import OptionSpec
+
 from .auto import auto_card, strong_suit
 from .family import NOT_YOUR_TURN_TO_SPEAK, BeloteFamily
 from .rules import (
@@ -32,9 +34,12 @@ from .rules import (
     LAST_TRICK,
     PLAIN_POWER,
     PLAYERS,
+    SA,
+    TA,
     TOTAL,
     TRICKS,
     TRUMP_POWER,
+    TRUMP_RANK,
     BeloteState,
     Call,
     Contract,
@@ -42,6 +47,7 @@ from .rules import (
     SheetRow,
     Tally,
     belote_holder,
+    card_points,
     deal_packets,
     partner_of,
     playable_cards,
@@ -51,7 +57,18 @@ from .rules import (
     team_of,
 )
 
+#: the option of belote and contrée: the annonces (``annonces.py``)
+ANNONCES = OptionSpec(
+    "annonces",
+    "bool",
+    False,
+    "Annonces",
+    help="tierce, cinquante, cent et carrés, annoncés avec la première carte et montrés à la fin"
+    " du premier pli ; seul le camp de la meilleure annonce marque les siennes",
+)
+
 __all__ = [
+    "ANNONCES",
     "BELOTE",
     "CAPOT",
     "DECK",
@@ -60,9 +77,12 @@ __all__ = [
     "NOT_YOUR_TURN_TO_SPEAK",
     "PLAIN_POWER",
     "PLAYERS",
+    "SA",
+    "TA",
     "TOTAL",
     "TRICKS",
     "TRUMP_POWER",
+    "TRUMP_RANK",
     "BeloteFamily",
     "BeloteState",
     "Call",
@@ -72,6 +92,7 @@ __all__ = [
     "Tally",
     "auto_card",
     "belote_holder",
+    "card_points",
     "deal_packets",
     "partner_of",
     "playable_cards",

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tablee.engine import Action
-from tablee.games._tricks import belote_points, french_suit, winner
+from tablee.games._tricks import belote_points
 
-from .rules import PLAIN_POWER, TRUMP_POWER, BeloteState, team_of
+from .rules import BeloteState, card_points, card_power, team_of, trick_winner
 
 
 def strong_suit(hand: Sequence[str], suits: Sequence[str], extra: str | None = None) -> str | None:
@@ -41,15 +41,12 @@ def auto_card(state: BeloteState, seat: int, legal: list[Action]) -> str:
     cards = [a["card"] for a in legal]
 
     def cost(c: str) -> tuple[int, bool, int]:
-        is_trump = c[1] == trump
-        power = TRUMP_POWER if is_trump else PLAIN_POWER
-        return (belote_points(c, trump), is_trump, power(c))
+        return (card_points(c, trump), c[1] == trump, card_power(c, trump))
 
     team = team_of(seat)
     keeping = []
     for c in cards:
-        trick = (*state.trick, c)
-        w = winner(trick, french_suit, trump, PLAIN_POWER, TRUMP_POWER)
+        w = trick_winner((*state.trick, c), trump)
         if team_of(state.leader + w) == team:
             keeping.append(c)
     return min(keeping or cards, key=cost)

@@ -11,38 +11,39 @@ from tablee.cards import SUITS, check_deck, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction
 from tablee.engine.moves import Move, MoveTable, card_of
 from tablee.engine.state import evolve
+from tablee.games._breakdown import Line, breakdown
 from tablee.games._tricks import (
     Trick,
-    belote_points,
-    french_suit,
     hand_events,
     last_trick_view,
     refusal,
     trick_view,
-    winner,
     without,
 )
 
+from . import annonces
 from .auto import auto_card
 from .rules import (
     DECK,
     DECK_SET,
-    PLAIN_POWER,
     PLAYERS,
     TRICKS,
-    TRUMP_POWER,
     BeloteState,
     Call,
     Contract,
     Phase,
     SheetRow,
     Tally,
+    Variants,
+    belote_call,
     belote_holder,
+    card_points,
     playable_cards,
     sort_hand,
     tally,
     team_of,
     trick_rules,
+    trick_winner,
 )
 
 PLAY_NEEDS_A_CARD = "a play needs a 'card' of the 32-card deck, e.g. 'JH'"
@@ -82,6 +83,10 @@ class BeloteFamily(BaseGame[BeloteState]):
     def _score(self, state: BeloteState, t: Tally) -> tuple[tuple[int, int], bool]:
         """The deal's scores per team and whether the contract was made."""
 
+    @abstractmethod
+    def _breakdown(self, state: BeloteState, t: Tally, made: bool) -> list[Line]:
+        """How ``_score`` came to its scores, as breakdown lines per team (``_breakdown.py``)."""
+
     def _view_extra(self, state: BeloteState, seat: int | None) -> dict[str, Any]:
         return {}
 
@@ -94,6 +99,9 @@ class BeloteFamily(BaseGame[BeloteState]):
         self, players: int, options: dict[str, Any], seed: int | str, deck: Sequence[str] | None
     ) -> BeloteState:
         cards = check_deck(deck, DECK) if deck is not None else shuffled(DECK, seed, "deal", 1)
+        variants = Variants(
+            sa_ta=bool(options.get("sa_ta")), annonces=bool(options.get("annonces"))
+        )
         base = BeloteState(
             seed=seed,
             target=options.get("target"),
@@ -102,6 +110,7 @@ class BeloteFamily(BaseGame[BeloteState]):
             phase=Phase.BIDDING,
             turn=0,
             hands=((),) * PLAYERS,
+            variants=None if variants == Variants() else variants,
         )
         state, _ = self._start_deal(base, cards)
         return state
@@ -126,6 +135,7 @@ class BeloteFamily(BaseGame[BeloteState]):
             tricks=(),
             belote_holder=None,
             announced=(),
+            variants=annonces.fresh(state.variants),
         )
         public: Event = {"type": "deal", "seat": state.dealer, "deal": state.deal}
         if turned is not None:
@@ -194,7 +204,9 @@ class BeloteFamily(BaseGame[BeloteState]):
         if phase is Phase.PLAY:
             if seat != state.turn:
                 return []
-            return [{"type": "play", "card": c} for c in playable_cards(state, seat)]
+            plays = [{"type": "play", "card": c} for c in playable_cards(state, seat)]
+            kinds = annonces.may_announce(state, seat) if state.variants else None
+            return plays if kinds is None else [{"type": "announce", "kinds": list(kinds)}, *plays]
         if phase is Phase.BIDDING or phase is Phase.SURCONTRE:
             return self._bidding_legal(state, seat)
         if phase is Phase.DEAL_OVER and seat == state.turn:
@@ -211,6 +223,8 @@ class BeloteFamily(BaseGame[BeloteState]):
         if not legal:
             raise _not_your_turn("this seat has nothing to do now")
         if state.phase is Phase.PLAY:
+            if legal[0]["type"] == "announce":  # announcing never costs the side a point
+                return legal[0]
             return {"type": "play", "card": auto_card(state, seat, legal)}
         if state.phase is Phase.DEAL_OVER:
             return legal[0]
@@ -233,10 +247,10 @@ class BeloteFamily(BaseGame[BeloteState]):
         hands = without(state.hands, seat, card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         announced = state.announced
-        if seat == state.belote_holder and card[1] == trump and card[0] in "KQ":
-            kind = "rebelote" if announced else "belote"
-            announced = (*announced, Call(seat, kind))
-            events.append({"type": kind, "seat": seat, "card": card})
+        call = belote_call(state, seat, card)
+        if call is not None:
+            announced = (*announced, call)
+            events.append({"type": call.type, "seat": seat, "card": card})
         trick = (*state.trick, card)
         if len(trick) < PLAYERS:
             new = evolve(
@@ -247,14 +261,14 @@ class BeloteFamily(BaseGame[BeloteState]):
                 announced=announced,
             )
             return new, events
-        w = (state.leader + winner(trick, french_suit, trump, PLAIN_POWER, TRUMP_POWER)) % PLAYERS
+        w = (state.leader + trick_winner(trick, trump)) % PLAYERS
         tricks = (*state.tricks, Trick(state.leader, trick, w))
         events.append(
             {
                 "type": "trick",
                 "seat": w,
                 "cards": trick_view(state.leader, trick, PLAYERS),
-                "points": sum(belote_points(c, trump) for c in trick),
+                "points": sum(card_points(c, trump) for c in trick),
             }
         )
         new = evolve(
@@ -266,6 +280,8 @@ class BeloteFamily(BaseGame[BeloteState]):
             turn=w,
             announced=announced,
         )
+        if len(tricks) == 1 and new.variants is not None:
+            new = annonces.show(new, events)
         if len(tricks) < TRICKS:
             return new, events
         return self._end_deal(new, events)
@@ -278,7 +294,10 @@ class BeloteFamily(BaseGame[BeloteState]):
                 {"card": card_of(DECK_SET, PLAY_NEEDS_A_CARD, PLAY_NEEDS_A_CARD)},
                 turn="it is seat {turn}'s turn to play",
                 waits_on="turn",
-            )
+            ),
+            "announce": Move(
+                annonces.announce, turn="it is seat {turn}'s turn to play", waits_on="turn"
+            ),
         },
         Phase.DEAL_OVER: {
             "deal": Move(_deal_next, turn="seat {turn} deals the next deal", waits_on="turn")
@@ -304,9 +323,16 @@ class BeloteFamily(BaseGame[BeloteState]):
             capot=t.capot,
             made=made,
             scores=deal_scores,
+            annonces=t.annonces if state.variants and state.variants.annonces else None,
         )
         scores = (state.scores[0] + deal_scores[0], state.scores[1] + deal_scores[1])
-        events = [*events, {"type": "deal_end", "seat": contract.taker, **_row_view(row)}]
+        end = {
+            "type": "deal_end",
+            "seat": contract.taker,
+            **_row_view(row),
+            "breakdown": breakdown("team", 2, self._breakdown(state, t, made)),
+        }
+        events = [*events, end]
         state = evolve(state, scores=scores, sheet=(*state.sheet, row))
         if self._match_over(state):
             state = evolve(state, phase=Phase.OVER)
@@ -348,6 +374,21 @@ class BeloteFamily(BaseGame[BeloteState]):
             "team_scores": list(state.scores),
         }
 
+    def to_json(self, state: BeloteState) -> dict[str, Any]:
+        data = super().to_json(state)
+        if data["variants"] is None:
+            # a table without variants keeps the JSON form it always had
+            del data["variants"]
+            for row in data["sheet"]:
+                del row["annonces"]
+        return data
+
+    def from_json(self, data: Mapping[str, Any]) -> BeloteState:
+        if "variants" not in data:
+            sheet = [{"annonces": None, **row} for row in data["sheet"]]
+            data = {**data, "variants": None, "sheet": sheet}
+        return super().from_json(data)
+
     # -- what is where ------------------------------------------------------------------------
 
     def _turned_on_table(self, state: BeloteState) -> bool:
@@ -372,6 +413,10 @@ class BeloteFamily(BaseGame[BeloteState]):
         if state.turned is not None:
             # everybody saw the turned card go to the taker
             secret.discard(state.turned)
+        if state.variants is not None:
+            # the announcements shown at the end of the first trick
+            for a in annonces.shown(state.variants):
+                secret.difference_update(a.cards)
         return frozenset(secret)
 
     def view(self, state: BeloteState, seat: int | None) -> dict[str, Any]:
@@ -404,10 +449,15 @@ class BeloteFamily(BaseGame[BeloteState]):
             "last_trick": last_trick_view(last, PLAYERS),
             "tricks_won": won,
             "team_tricks": [won[0] + won[2], won[1] + won[3]],
-            "belote": [{"seat": c.seat, "type": c.type} for c in state.announced],
+            "belote": [_belote_view(c) for c in state.announced],
             "sheet": [_row_view(r) for r in state.sheet],
         }
         out.update(self._view_extra(state, seat))
+        variants = state.variants
+        if variants is not None:
+            out["variants"] = {"sa_ta": variants.sa_ta, "annonces": variants.annonces}
+            if variants.annonces:
+                out["annonces"] = annonces.view(variants)
         return out
 
     # -- helpers for the bidding of each game -------------------------------------------------
@@ -419,6 +469,13 @@ class BeloteFamily(BaseGame[BeloteState]):
             raise _bad("name a trump 'suit': S, H, D or C")
         assert isinstance(suit, str)
         return suit
+
+
+def _belote_view(call: Call) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": call.seat, "type": call.type}
+    if call.suit is not None:  # tout-atout: the pair's suit
+        out["suit"] = call.suit
+    return out
 
 
 def _call_view(call: Call) -> dict[str, Any]:
@@ -448,4 +505,5 @@ def _row_view(r: SheetRow) -> dict[str, Any]:
         "made": r.made,
         "cancelled": r.made is None,
         "scores": list(r.scores),
+        **({} if r.annonces is None else {"annonces": list(r.annonces)}),
     }

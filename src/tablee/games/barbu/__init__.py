@@ -29,9 +29,27 @@ Variant and options
   one seat), the seat after the dealer leads the first trick, and that first leader deals the next
   round (so the dealer moves one seat per round).
 
+Barbu au choix (option ``choice``, default off; ``DECISIONS.md``, "Variants")
+-----------------------------------------------------------------------------
+- Each round is dealt, then its dealer, the hand in view, chooses its contract among the five
+  contracts that dealer has not chosen yet: ``{"type": "choose", "contract": "king"}`` in phase
+  ``choose`` (the dealer is the seat waited on). When one contract is left, it is named for the
+  dealer and the play starts at once.
+- The dealer still moves one seat per round, so the match ends when every player has dealt each
+  contract once: 20 rounds at four players, 25 at five. The lowest total wins.
+- The heart-lead rule and the penalties follow the contract chosen.
+- Events: ``deal`` has ``contract`` None; ``choose`` (public: ``seat`` the dealer, ``contract``).
+- Views add ``choice`` (true), ``rounds`` (rounds in the match), ``chosen`` (per seat, the
+  contracts it has chosen) and ``sheet_contracts`` (the contract of each row of ``sheet``);
+  ``contract`` is None while the dealer chooses.
+- Timeout move: the contract the dealer's hand fears least, i.e. the least its own cards would
+  cost if it took them all, its J, Q, K and A counting 5 each as tricks under ``tricks`` and
+  ``all``; ties go to the text's order.
+
 Phases
 ------
 - ``play``: ``turn`` plays a card.
+- ``choose``: au choix only, the dealer chooses the round's contract.
 - ``deal``: a round is over (its last trick still shows as ``last_trick``); the next round's dealer
   deals it. The very first round is dealt by ``new``.
 - ``over``: after round 5.
@@ -48,7 +66,10 @@ Events
 - ``play``: ``seat``, ``card``.
 - ``trick``: ``seat`` (the winner), ``cards`` (play order), ``points`` (what the trick cost).
 - ``deal_end``: ``seat`` None, ``deal``, ``contract``, ``scores`` (the round, per seat),
-  ``totals`` (running, per seat).
+  ``totals`` (running, per seat), ``breakdown`` (per seat, the lines of ``_breakdown.py``: what
+  the round's cards cost, by kind — ``tricks`` 5 per trick, ``hearts`` 5 per heart, ``queens``
+  20 per queen, ``king`` 80 for the king of hearts, each line with ``each`` and the ``count``
+  taken per seat; the contract's kinds only, the last round all four; they add up to ``scores``).
 - ``game_end``: ``seat`` None, ``scores``, ``winners``.
 
 Views

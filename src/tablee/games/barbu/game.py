@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from tablee.cards import shuffled
-from tablee.engine import Action, BaseGame, Event, IllegalAction
+from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec
 from tablee.engine.moves import Move, MoveTable
 from tablee.engine.state import evolve
+from tablee.games._breakdown import breakdown
 from tablee.games._tricks import (
     Trick,
     french_card,
@@ -28,13 +29,26 @@ from .rules import (
     ROUNDS,
     SUIT_WORDS,
     BarbuState,
+    Choice,
     Phase,
     barbu_deck,
+    contract_index,
+    contract_name,
     legal_cards,
     lowest,
+    penalty_lines,
     power,
+    remaining,
+    rounds_in_match,
     trick_points,
 )
+
+CHOOSE_NEEDS_A_CONTRACT = "a choose needs a 'contract': " + ", ".join(ROUNDS)
+
+
+def _contract_field(kind: str, name: str, value: Any) -> None:
+    if value not in ROUNDS:
+        raise IllegalAction(CHOOSE_NEEDS_A_CONTRACT, "bad_action")
 
 
 class Barbu(BaseGame[BarbuState]):
@@ -45,6 +59,16 @@ class Barbu(BaseGame[BarbuState]):
     state_type = BarbuState
     summary = "Cinq manches de levées sans atout : plis, cœurs, dames, barbu, puis tout à la fois."
     over_phase = Phase.OVER
+    option_specs = (
+        OptionSpec(
+            "choice",
+            "bool",
+            False,
+            "Barbu au choix",
+            help="chaque donneur choisit le contrat de sa donne parmi ceux qu'il n'a pas encore"
+            " joués ; chacun donne les cinq contrats",
+        ),
+    )
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -74,6 +98,7 @@ class Barbu(BaseGame[BarbuState]):
             last_trick=None,
             scores=zeros,
             sheet=(),
+            choice=Choice(chosen=empty) if options["choice"] else None,
         )
         return self._dealt(state, cards)[0]
 
@@ -100,17 +125,54 @@ class Barbu(BaseGame[BarbuState]):
                 "type": "deal",
                 "seat": state.dealer,
                 "deal": state.round + 1,
-                "contract": ROUNDS[state.round],
+                "contract": contract_name(state),
             }
         ]
         events += hand_events(hands)
-        return new, events
+        if state.choice is None:
+            return new, events
+        # au choix: the dealer names the contract with the hand in view; the last one left is
+        # named for them
+        left = remaining(new, state.dealer)
+        if len(left) > 1:
+            return evolve(new, phase=Phase.CHOOSE, turn=state.dealer), events
+        return self._chosen(new, left[0], events)
+
+    def _chosen(
+        self, state: BarbuState, contract: str, events: list[Event]
+    ) -> tuple[BarbuState, list[Event]]:
+        choice = state.choice
+        assert choice is not None
+        chosen = list(choice.chosen)
+        chosen[state.dealer] = (*chosen[state.dealer], contract)
+        new = evolve(
+            state,
+            phase=Phase.PLAY,
+            turn=state.leader,
+            choice=evolve(choice, chosen=tuple(chosen), contract=contract),
+        )
+        return new, [*events, {"type": "choose", "seat": state.dealer, "contract": contract}]
+
+    def _choose(
+        self, state: BarbuState, seat: int, action: Action
+    ) -> tuple[BarbuState, list[Event]]:
+        contract = action["contract"]
+        if contract not in remaining(state, seat):
+            raise IllegalAction(
+                f"you have already chosen {contract}; choose among"
+                f" {', '.join(remaining(state, seat))}"
+            )
+        return self._chosen(state, contract, [])
 
     # -- moves --------------------------------------------------------------------------------
 
     def legal_actions(self, state: BarbuState, seat: int) -> list[Action]:
         if state.phase is Phase.DEAL:
             return [{"type": "deal"}] if seat == state.dealer else []
+        if state.phase is Phase.CHOOSE:
+            if seat != state.dealer:
+                return []
+            return [{"type": "choose", "contract": c} for c in remaining(state, seat)]
         return [{"type": "play", "card": c} for c in legal_cards(state, seat)]
 
     def _deal(self, state: BarbuState, seat: int, action: Action) -> tuple[BarbuState, list[Event]]:
@@ -138,7 +200,7 @@ class Barbu(BaseGame[BarbuState]):
             new = evolve(state, hands=hands, trick=trick, turn=(seat + 1) % n, hearts_broken=broken)
             return new, events
         won_by = (state.leader + winner(trick, french_suit, None, power)) % n
-        pts = trick_points(trick, state.round)
+        pts = trick_points(trick, contract_index(state))
         taken = list(state.taken)
         taken[won_by] = taken[won_by] + trick
         events.append({"type": "trick", "seat": won_by, "cards": list(trick), "points": pts})
@@ -161,18 +223,26 @@ class Barbu(BaseGame[BarbuState]):
     def _round_end(self, state: BarbuState, events: list[Event]) -> tuple[BarbuState, list[Event]]:
         n = state.players
         scores = tuple(a + b for a, b in zip(state.scores, state.points, strict=True))
+        contract = contract_name(state)
         events.append(
             {
                 "type": "deal_end",
                 "seat": None,
                 "deal": state.round + 1,
-                "contract": ROUNDS[state.round],
+                "contract": contract,
                 "scores": list(state.points),
                 "totals": list(scores),
+                "breakdown": breakdown("seat", n, penalty_lines(state)),
             }
         )
         sheet = (*state.sheet, state.points)
-        if state.round + 1 == len(ROUNDS):
+        choice = state.choice
+        if choice is not None:
+            assert contract is not None
+            state = evolve(
+                state, choice=evolve(choice, contract=None, played=(*choice.played, contract))
+            )
+        if state.round + 1 == rounds_in_match(state):
             new = evolve(state, phase=Phase.OVER, scores=scores, sheet=sheet)
             winners = lowest(scores)
             events.append(
@@ -195,6 +265,14 @@ class Barbu(BaseGame[BarbuState]):
         Phase.PLAY: {
             "play": Move(_play, {"card": french_card}, turn="it is not your turn", waits_on="turn")
         },
+        Phase.CHOOSE: {
+            "choose": Move(
+                _choose,
+                {"contract": _contract_field},
+                turn="the dealer chooses the contract",
+                waits_on="dealer",
+            )
+        },
     }
 
     # -- reading the state ----------------------------------------------------------------------
@@ -202,7 +280,7 @@ class Barbu(BaseGame[BarbuState]):
     def to_act(self, state: BarbuState) -> tuple[int, ...]:
         if state.phase is Phase.PLAY:
             return (state.turn,)
-        if state.phase is Phase.DEAL:
+        if state.phase is Phase.DEAL or state.phase is Phase.CHOOSE:
             return (state.dealer,)
         return ()
 
@@ -215,6 +293,18 @@ class Barbu(BaseGame[BarbuState]):
             "sheet": [list(row) for row in state.sheet],
         }
 
+    def to_json(self, state: BarbuState) -> dict[str, Any]:
+        data = super().to_json(state)
+        if data["choice"] is None:
+            # the JSON form of a game without the option stays as it always was
+            del data["choice"]
+        return data
+
+    def from_json(self, data: Mapping[str, Any]) -> BarbuState:
+        if "choice" not in data:
+            data = {**data, "choice": None}
+        return super().from_json(data)
+
     def cards(self, state: BarbuState) -> list[str]:
         out = [c for hand in state.hands for c in hand]
         out += state.trick
@@ -226,14 +316,16 @@ class Barbu(BaseGame[BarbuState]):
 
     def view(self, state: BarbuState, seat: int | None) -> dict[str, Any]:
         n = state.players
-        return {
+        out = {
             **self.view_header(
                 state,
                 seat,
-                turn=state.turn if state.phase is Phase.PLAY else None,
+                turn=self.to_act(state)[0]
+                if state.phase is Phase.PLAY or state.phase is Phase.CHOOSE
+                else None,
                 deal=state.round + 1,
             ),
-            "contract": ROUNDS[state.round],
+            "contract": contract_name(state),
             "trump": None,
             "trick": trick_view(state.leader, state.trick, n),
             "last_trick": last_trick_view(state.last_trick, n),
@@ -243,6 +335,15 @@ class Barbu(BaseGame[BarbuState]):
             "hearts_broken": state.hearts_broken,
             "sheet": [list(row) for row in state.sheet],
         }
+        choice = state.choice
+        if choice is not None:
+            out |= {
+                "choice": True,
+                "rounds": rounds_in_match(state),
+                "chosen": [list(c) for c in choice.chosen],
+                "sheet_contracts": list(choice.played),
+            }
+        return out
 
     # -- the table's move for a seat out of time ------------------------------------------------
 

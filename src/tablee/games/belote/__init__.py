@@ -44,6 +44,31 @@ Scoring (one row of the sheet per deal)
     Single deal: the winners are the takers when made, else the defenders. Match: the team with
     more points.
 
+Annonces (option ``annonces``, default off; ``DECISIONS.md``, "Variants")
+    Sequences of one suit in the natural order A K Q J T 9 8 7: tierce (3) 20, cinquante (4) 50,
+    cent (5 or more) 100; carrés: of jacks 200, of nines 150, of aces, tens, kings or queens 100
+    (none of 8s or 7s). A card may be in one carré and one sequence; a run counts once, whole.
+    On its first turn to play, before its first card, a seat holding announcements may send
+    ``{"type": "announce", "kinds": [...]}`` (the legal action names every kind its hand holds,
+    e.g. ``["tierce", "carre_J"]``); the kinds are public (event ``announce``, view
+    ``annonces.declared``), the cards are not. Playing the first card without it is passing.
+    At the end of the first trick the best announcement is found: a carré beats a sequence
+    (carrés by value, then A T K Q), a longer sequence a shorter, then the higher top card, then
+    the trump sequence, then the first announced. Its side shows all its announcements (event
+    ``annonces_shown``: ``team``, ``annonces`` with their ``cards``, ``points``; view
+    ``annonces.shown``, ``annonces.team``, ``annonces.points``), whose cards are public from then
+    on, and scores them; the other side scores none. Belote-rebelote is scored as without the
+    option. The sheet rows add ``annonces`` (per team). Views add ``variants``.
+    Timeout and robots: announce whatever the hand holds (it never costs the side a point).
+    Scoring: a side's shown announcements count in its total, both for whether the takers made
+    it (card points + belote + announcements, against the defenders' same total) and for what
+    each side scores; takers who fail lose theirs to the defenders, who then score 162 (252) +
+    every belote + every announcement shown.
+
+Matches in points (option ``target``)
+    The lobby offers "une donne" (the default, ``None``), "501 points" and "1000 points" (and
+    other totals, from 100).
+
 Between deals (phase ``deal_over``, matches only)
     The scored deal stays on view until the next dealer sends ``{"type": "deal"}`` (the timeout
     move), which deals the next deal.
@@ -72,7 +97,15 @@ Events
     ``cards``), ``pass`` / ``take`` (``suit``), ``complete`` (to its seat: ``cards`` received;
     public twin: ``count``), ``redeal`` (``seat`` = next dealer), ``contract`` (``trump``),
     ``play`` (``card``), ``belote`` / ``rebelote`` (``card``), ``trick`` (``seat`` = winner,
-    ``cards``, ``points``), ``deal_end`` (the sheet row), ``game_end`` (``scores``, ``winners``).
+    ``cards``, ``points``), ``deal_end`` (the sheet row and ``breakdown``), ``game_end``
+    (``scores``, ``winners``).
+
+    ``deal_end``'s ``breakdown`` (per team, ``_breakdown.py``) adds up to the row's ``scores``.
+    Made: ``cards`` (each team's card points), ``dix_de_der`` (10 to the last trick's team) or
+    ``capot`` (252 to the team that took every trick), ``belote`` (20 to its team),
+    ``annonces`` (option: each team its shown announcements). Dedans: ``chute`` (162 to the
+    defenders) or the defenders' ``capot``, ``belote`` and ``annonces`` (``all``: every one, the
+    takers' too, to the defenders).
 """
 
 from tablee.games.registry import register

@@ -10,6 +10,7 @@ from tablee.engine import Action, Event, IllegalAction, OptionSpec
 from tablee.engine.moves import Move, MoveTable
 from tablee.engine.state import evolve
 from tablee.games._belote_common import (
+    ANNONCES,
     NOT_YOUR_TURN_TO_SPEAK,
     PLAYERS,
     TOTAL,
@@ -23,6 +24,8 @@ from tablee.games._belote_common import (
     stack_packets,
     team_of,
 )
+from tablee.games._belote_common.rules import card_lines
+from tablee.games._breakdown import Line, line, one
 
 from . import auto
 
@@ -48,13 +51,38 @@ def deal_scores(contract: Contract, t: Tally) -> tuple[tuple[int, int], bool]:
     """The scores per team of a played deal and whether the takers made it."""
     takers = team_of(contract.taker)
     defenders = 1 - takers
-    own = [t.card_points[i] + t.belote[i] for i in (0, 1)]
+    # annonces (option): each side's shown announcements count in its total
+    own = [t.card_points[i] + t.belote[i] + t.annonces[i] for i in (0, 1)]
     if own[takers] >= own[defenders]:  # "au moins": a tie is made
         return (own[0], own[1]), True
     scores = [0, 0]
     scores[defenders] = t.card_points[defenders] if t.capot == defenders else TOTAL
-    scores[defenders] += t.belote[0] + t.belote[1]
+    # a side that fails loses its announcements to the other side
+    scores[defenders] += t.belote[0] + t.belote[1] + t.annonces[0] + t.annonces[1]
     return (scores[0], scores[1]), False
+
+
+def deal_breakdown(contract: Contract, t: Tally, made: bool) -> list[Line]:
+    """How ``deal_scores`` came to its scores, per team: made, each team its cards, the dix de
+    der (or a capot) and its belote; dedans, the defenders the whole deal's 162 (or their capot)
+    and every belote."""
+    takers = team_of(contract.taker)
+    defenders = 1 - takers
+    if made:
+        return [
+            *card_lines(t, (True, True)),
+            line("belote", t.belote),
+            line("annonces", t.annonces),
+        ]
+    if t.capot == defenders:
+        lines = card_lines(t, (True, True))
+    else:
+        lines = [line("chute", one(2, defenders, TOTAL))]
+    return [
+        *lines,
+        line("belote", one(2, defenders, t.belote[0] + t.belote[1]), all=True),
+        line("annonces", one(2, defenders, t.annonces[0] + t.annonces[1]), all=True),
+    ]
 
 
 class Belote(BeloteFamily):
@@ -72,6 +100,7 @@ class Belote(BeloteFamily):
             max=100_000,
             nullable=True,
         ),
+        ANNONCES,
     )
 
     def _deal_cards(
@@ -159,6 +188,10 @@ class Belote(BeloteFamily):
     def _score(self, state: BeloteState, t: Tally) -> tuple[tuple[int, int], bool]:
         assert state.contract is not None
         return deal_scores(state.contract, t)
+
+    def _breakdown(self, state: BeloteState, t: Tally, made: bool) -> list[Line]:
+        assert state.contract is not None
+        return deal_breakdown(state.contract, t, made)
 
     def _view_extra(self, state: BeloteState, seat: int | None) -> dict[str, Any]:
         return {"round": state.round if state.phase is Phase.BIDDING else None}

@@ -66,7 +66,9 @@ Events (``"seat"`` is who did it)
     {count, reason} with a private twin {cards} ``to`` the drawer (reason: ``turn``, ``+2``,
     ``+4``, ``contest``, ``catch``); ``reshuffle`` {count}; ``pass``; ``skip`` (seat: the skipped
     player); ``reverse`` {direction}; ``accept``; ``contest`` {poser, verdict: ``legal`` or
-    ``illegal``}; ``announce``; ``catch`` {target, caught: bool}; ``deal_end`` {winner, scores}.
+    ``illegal``}; ``announce``; ``catch`` {target, caught: bool}; ``deal_end`` {winner, scores,
+    cards_left (per seat), breakdown (per seat, ``_breakdown.py``: one line ``out``, 1 to the
+    winner, who laid their last card)}.
 
 What each seat sees (``view``)
     Common keys (``game``, ``players``, ``phase``, ``seat``, ``dealer``, ``turn``, ``hand`` (own

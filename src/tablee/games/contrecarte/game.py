@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from tablee.cards import check_deck, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction
 from tablee.engine.moves import Handler, Move, MoveTable
+from tablee.games._breakdown import breakdown, line, one
 
 from . import auto
 from .rules import (
@@ -281,6 +282,8 @@ class Contrecarte(BaseGame[ContrecarteState]):
                     "seat": seat,
                     "winner": seat,
                     "scores": [int(s == seat) for s in range(n)],
+                    "cards_left": [len(h) for h in new["hands"]],
+                    "breakdown": breakdown("seat", n, [line("out", one(n, seat, 1))]),
                 }
             )
             return seal(new), events

@@ -63,12 +63,55 @@ Views (``view(state, seat)``)
     ``value`` and ``coinche``)), plus ``bid_labels`` (``{"250": "capot", "500": "générale"}``).
     No other hand, ever.
 
+Sans-atout and tout-atout (option ``sa_ta``, default off; ``DECISIONS.md``, "Variants")
+    A bid may name ``"suit": "SA"`` (sans-atout) or ``"TA"`` (tout-atout) instead of a suit; the
+    contract's ``trump`` is then ``SA`` or ``TA``. At the same value a bid outranks another by its
+    trump, suits < SA < TA (a suit never outbids a suit at the same value); a higher value always
+    outbids.
+    SA: no trump. Follow the led suit, else any card; each suit ranks A T K Q J 9 8 7, worth
+    A 19, T 10, K 4, Q 3, J 2 (152 + 10 de der = 162; capot 252). No belote.
+    TA: every suit is a trump suit. Follow the led suit and go higher than the best card of it in
+    the trick when you can; void, any card (no cutting). Each suit ranks J 9 A T K Q 8 7, worth
+    J 14, 9 9, A 6, T 5, K 3, Q 1 (162 a deal; capot 252). A K and Q of one suit held by one
+    player make a belote (20) each: "belote" with the first played, "rebelote" with the second
+    (the call and the view's ``belote`` entry name the ``suit``).
+    Scoring, contre and surcontre as for a suit. Views add ``variants`` (``{"sa_ta": true}``).
+    Timeout and robots: they bid suits only, as without the option; they play SA and TA
+    contracts by the same rule (the cheapest card that keeps the trick, else the cheapest).
+
+Annonces (option ``annonces``, default off; ``DECISIONS.md``, "Variants")
+    Sequences of one suit in the natural order A K Q J T 9 8 7: tierce (3) 20, cinquante (4) 50,
+    cent (5 or more) 100; carrés: of jacks 200, of nines 150, of aces, tens, kings or queens 100
+    (none of 8s or 7s). A card may be in one carré and one sequence; a run counts once, whole.
+    On its first turn to play, before its first card, a seat holding announcements may send
+    ``{"type": "announce", "kinds": [...]}`` (the legal action names every kind its hand holds,
+    e.g. ``["tierce", "carre_J"]``); the kinds are public (event ``announce``, view
+    ``annonces.declared``), the cards are not. Playing the first card without it is passing.
+    At the end of the first trick the best announcement is found: a carré beats a sequence
+    (carrés by value, then A T K Q), a longer sequence a shorter, then the higher top card, then
+    the trump sequence, then the first announced. Its side shows all its announcements (event
+    ``annonces_shown``: ``team``, ``annonces`` with their ``cards``, ``points``; view
+    ``annonces.shown``, ``annonces.team``, ``annonces.points``), whose cards are public from then
+    on, and scores them; the other side scores none. Belote-rebelote is scored as without the
+    option. The sheet rows add ``annonces`` (per team). Views add ``variants``.
+    Timeout and robots: announce whatever the hand holds (it never costs the side a point).
+    Scoring: announcements do not count towards the bid (made on card points + belote); every
+    announcement shown goes to the side that made the contract, or set it; contre and surcontre
+    multiply the bid only.
+
 Events
     ``deal`` (public; ``seat`` = dealer), ``hand`` (to its seat only: ``cards``), ``pass``,
     ``bid`` (``value``, ``suit``), ``contre``, ``surcontre``, ``decline``, ``redeal`` (``seat`` =
     next dealer), ``contract`` (``trump``, ``value``, ``coinche``), ``play``, ``belote`` /
     ``rebelote``, ``trick`` (``seat`` = winner, ``cards``, ``points``), ``deal_end`` (the sheet
-    row), ``game_end`` (``scores``, ``winners``).
+    row and ``breakdown``), ``game_end`` (``scores``, ``winners``).
+
+    ``deal_end``'s ``breakdown`` (per team, ``_breakdown.py``) adds up to the row's ``scores``.
+    Made: ``cards`` and ``dix_de_der`` (or ``capot``: 252) of the takers, and of the defenders
+    unless the contract was contré; ``belote`` (20 to its team); ``contract`` (``value`` ×
+    ``coinche`` to the takers). Failed: ``chute`` (162 to the defenders), ``contract`` (``value``
+    × ``coinche`` to the defenders), ``belote`` (each team its own). ``annonces`` (option): every
+    announcement shown, to the side that made or set the contract (``all``).
 """
 
 from tablee.games.registry import register

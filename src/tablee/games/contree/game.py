@@ -10,8 +10,12 @@ from tablee.engine import Action, Event, IllegalAction, OptionSpec
 from tablee.engine.moves import Move, MoveTable
 from tablee.engine.state import evolve
 from tablee.games._belote_common import (
+    ANNONCES,
     NOT_YOUR_TURN_TO_SPEAK,
     PLAYERS,
+    SA,
+    TA,
+    TRUMP_RANK,
     BeloteFamily,
     BeloteState,
     Call,
@@ -21,9 +25,10 @@ from tablee.games._belote_common import (
     deal_packets,
     team_of,
 )
+from tablee.games._breakdown import Line
 
 from . import auto
-from .rules import BID_LABELS, BID_VALUES, PACKETS, deal_scores, trailing_passes
+from .rules import BID_LABELS, BID_VALUES, PACKETS, deal_breakdown, deal_scores, trailing_passes
 
 
 class Contree(BeloteFamily):
@@ -40,6 +45,15 @@ class Contree(BeloteFamily):
             min=100,
             max=100_000,
         ),
+        OptionSpec(
+            "sa_ta",
+            "bool",
+            False,
+            "Sans-atout et tout-atout",
+            help="les enchères peuvent nommer sans-atout (SA) ou tout-atout (TA) au lieu d'une"
+            " couleur ; à valeur égale, couleur < SA < TA",
+        ),
+        ANNONCES,
     )
 
     def _deal_cards(
@@ -64,15 +78,30 @@ class Contree(BeloteFamily):
         if seat == state.turn:
             out.append({"type": "pass"})
             floor = contract.value if contract else 0
-            out += [
-                {"type": "bid", "value": v, "suit": s}
-                for v in BID_VALUES
-                if v > floor
-                for s in SUITS
-            ]
+            if state.variants is not None and state.variants.sa_ta:
+                out += self._bids_sa_ta(contract)
+            else:
+                out += [
+                    {"type": "bid", "value": v, "suit": s}
+                    for v in BID_VALUES
+                    if v > floor
+                    for s in SUITS
+                ]
         if contract is not None and team_of(seat) != team_of(contract.taker):
             out.append({"type": "contre"})
         return out
+
+    @staticmethod
+    def _bids_sa_ta(contract: Contract | None) -> list[Action]:
+        """The bids above ``contract`` when SA and TA may be named: a higher value, or the same
+        value with a higher trump (suits < SA < TA)."""
+        floor = (0, 0) if contract is None else (contract.value, TRUMP_RANK.get(contract.trump, 0))
+        return [
+            {"type": "bid", "value": v, "suit": s}
+            for v in BID_VALUES
+            for s in (*SUITS, SA, TA)
+            if (v, TRUMP_RANK.get(s, 0)) > floor
+        ]
 
     def _surcontre(
         self, state: BeloteState, seat: int, action: Action
@@ -133,8 +162,22 @@ class Contree(BeloteFamily):
                 "a bid needs a 'value': 80, 90, ... 160, 250 (capot) or 500 (générale)",
                 "bad_action",
             )
-        suit = self.check_suit(action)
-        if contract is not None and value <= contract.value:
+        sa_ta = state.variants is not None and state.variants.sa_ta
+        if not sa_ta:
+            suit = self.check_suit(action)
+        elif action.get("suit") in (*SUITS, SA, TA):
+            suit = action["suit"]
+        else:
+            raise IllegalAction(
+                "name a 'suit': S, H, D, C, SA (sans-atout) or TA (tout-atout)", "bad_action"
+            )
+        if sa_ta and contract is not None:
+            if {"type": "bid", "value": value, "suit": suit} not in self._bids_sa_ta(contract):
+                raise IllegalAction(
+                    f"you must bid higher than {contract.value} {contract.trump}"
+                    " (at the same value: a suit < SA < TA)"
+                )
+        elif contract is not None and value <= contract.value:
             raise IllegalAction(f"you must bid higher than {contract.value}")
         return (
             evolve(
@@ -171,6 +214,10 @@ class Contree(BeloteFamily):
     def _score(self, state: BeloteState, t: Tally) -> tuple[tuple[int, int], bool]:
         assert state.contract is not None
         return deal_scores(state.contract, t)
+
+    def _breakdown(self, state: BeloteState, t: Tally, made: bool) -> list[Line]:
+        assert state.contract is not None
+        return deal_breakdown(state.contract, t, made)
 
     def _view_extra(self, state: BeloteState, seat: int | None) -> dict[str, Any]:
         return {"bid_labels": dict(BID_LABELS)}

@@ -13,6 +13,8 @@ from tablee.games._belote_common import (
     stack_packets,
     team_of,
 )
+from tablee.games._belote_common.rules import card_lines
+from tablee.games._breakdown import Line, line, one
 
 PACKETS = (3, 2, 3)
 CAPOT_BID = 250
@@ -54,4 +56,33 @@ def deal_scores(contract: Contract, t: Tally) -> tuple[tuple[int, int], bool]:
     else:
         scores[takers] = t.belote[takers]
         scores[defenders] = TOTAL + bid + t.belote[defenders]
+    # annonces (option): outside the bid and its multiplier, every announcement shown goes to
+    # the side that made or set the contract
+    scores[takers if made else defenders] += t.annonces[0] + t.annonces[1]
     return (scores[0], scores[1]), made
+
+
+def deal_breakdown(contract: Contract, t: Tally, made: bool) -> list[Line]:
+    """How ``deal_scores`` came to its scores, per team: made, the takers their cards, dix de
+    der (or capot), belote and the contract (its value, x2 contré, x4 surcontré), the defenders
+    their cards unless the contract was contré and their belote; failed, the defenders the
+    deal's 162 and the contract, each team its own belote."""
+    takers = team_of(contract.taker)
+    defenders = 1 - takers
+    bid = contract.value * contract.coinche
+    about = {"value": contract.value, "coinche": contract.coinche}
+    if made:
+        counted = [True, True]
+        counted[defenders] = contract.coinche == 1
+        return [
+            *card_lines(t, counted),
+            line("belote", t.belote),
+            line("contract", one(2, takers, bid), **about),
+            line("annonces", one(2, takers, t.annonces[0] + t.annonces[1]), all=True),
+        ]
+    return [
+        line("chute", one(2, defenders, TOTAL)),
+        line("contract", one(2, defenders, bid), **about),
+        line("belote", t.belote),
+        line("annonces", one(2, defenders, t.annonces[0] + t.annonces[1]), all=True),
+    ]

@@ -109,7 +109,11 @@ Events (``to`` marks private ones; each private event has a public twin without 
     ``spy`` {seat, target, line, slot} and private with card; ``swap`` {seat, line, slot,
     target, target_line, target_slot}; ``speed`` {seat, line, slot, card, good}; ``penalty``
     {seat, line} (no card); ``reshuffle`` {seat, count}; ``deal_end`` {seat (the freezer),
-    round, layouts, points, scores, totals}; ``deal`` {seat (the dealer), round} with a private
+    round, layouts, points, scores, totals, breakdown}; ``breakdown`` (per seat,
+    ``_breakdown.py``) holds a ``row`` line per line of cards (``row`` 1 or 2, ``same``: per seat,
+    a line of one rank that counts 0), then ``freeze_won`` (the freezer strictly lowest: their
+    points become -10) or ``freeze_lost`` (+5 per other player at or below them, ``count``); the
+    lines add up to ``scores``; ``deal`` {seat (the dealer), round} with a private
     ``see`` {seat, cards} of each seat's bottom line.
 """
 

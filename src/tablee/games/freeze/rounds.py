@@ -3,18 +3,23 @@ discard, the round scored, the next one dealt. The spec is the package's docstri
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tablee.cards import shuffled
 from tablee.engine import Event
 from tablee.engine.state import evolve
+from tablee.games._breakdown import Line, breakdown, line, one
 
 from .rules import (
     CLOSED,
     DECK,
     FreezeState,
+    Layout,
     Phase,
     can_draw,
     deal,
     layout_points,
+    line_points,
     round_scores,
     set_layout,
 )
@@ -69,6 +74,32 @@ def end_turn(
     return new, events
 
 
+def freeze_lines(layouts: Sequence[Layout], freezer: int) -> list[Line]:
+    """``round_scores`` line by line: each line of cards (``row`` 1, 2) at its points (a line of
+    one rank counts 0: ``same``), then the freezer's bet: strictly lowest, their points become
+    -10 (``freeze_won``); else 5 per other player at or below them (``freeze_lost``, ``count``)."""
+    n = len(layouts)
+    out: list[Line] = []
+    for row in range(max(len(lay) for lay in layouts)):
+        cards = [lay[row] if row < len(lay) else () for lay in layouts]
+        out.append(
+            line(
+                "row",
+                [line_points(c) for c in cards],
+                row=row + 1,
+                same=[len(c) >= 2 and all(x[0] == c[0][0] for x in c) for c in cards],
+            )
+        )
+    points = [layout_points(lay) for lay in layouts]
+    mine = points[freezer]
+    at_or_below = sum(1 for s, p in enumerate(points) if s != freezer and p <= mine)
+    if at_or_below == 0:
+        out.append(line("freeze_won", one(n, freezer, -10 - mine)))
+    else:
+        out.append(line("freeze_lost", one(n, freezer, 5 * at_or_below), count=at_or_below))
+    return out
+
+
 def end_round(state: FreezeState, events: list[Event]) -> tuple[FreezeState, list[Event]]:
     freezer = state.frozen
     assert freezer is not None
@@ -85,6 +116,7 @@ def end_round(state: FreezeState, events: list[Event]) -> tuple[FreezeState, lis
             "points": points,
             "scores": scored,
             "totals": list(totals),
+            "breakdown": breakdown("seat", state.players, freeze_lines(state.layouts, freezer)),
         }
     )
     new = evolve(

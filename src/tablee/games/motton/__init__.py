@@ -47,7 +47,10 @@ Events
 - ``bid``: ``seat``, ``value``.
 - ``play``: ``seat``, ``card``. ``trick``: ``seat`` (the winner), ``cards`` (play order).
 - ``deal_end``: ``seat`` None, ``deal``, ``cards``, ``bids``, ``tricks``, ``scores`` (points of
-  the round per seat), ``totals``, ``replayed`` (true: nobody made it, it is dealt again).
+  the round per seat), ``totals``, ``replayed`` (true: nobody made it, it is dealt again),
+  ``breakdown`` (per seat, ``_breakdown.py``: ``base`` 10 per bid made exactly, ``tricks`` the
+  rest of the formula, (10 + tricks − ``cards``) × tricks; a missed bid scores nothing; the
+  lines add up to ``scores``).
 - ``game_end``: ``seat`` None, ``scores``, ``winners``.
 
 Views

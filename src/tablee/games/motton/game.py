@@ -10,6 +10,7 @@ from tablee.cards import deck_52, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec
 from tablee.engine.moves import Move, MoveTable, whole_number
 from tablee.engine.state import evolve
+from tablee.games._breakdown import breakdown, line
 from tablee.games._tricks import (
     Trick,
     french_card,
@@ -255,6 +256,23 @@ class Motton(BaseGame[MottonState]):
                 "scores": list(points),
                 "totals": list(scores),
                 "replayed": replayed,
+                "breakdown": breakdown(
+                    "seat",
+                    n,
+                    [
+                        line("base", [10 if m else 0 for m in made]),
+                        line(
+                            "tricks",
+                            [
+                                (10 + state.tricks_won[s] - k) * state.tricks_won[s]
+                                if made[s]
+                                else 0
+                                for s in range(n)
+                            ],
+                            cards=k,
+                        ),
+                    ],
+                ),
             }
         )
         if replayed:

@@ -114,7 +114,7 @@ its public twin {seat, count}; ``undo`` likewise; ``ecart`` {seat, count, trumps
 ``chelem`` {seat, announced}; ``poignee`` {seat, level, cards}; ``play`` {seat, card};
 ``partner`` {seat, taker} (the called card was just played by ``seat``; ``seat == taker``: alone);
 ``trick`` {seat: winner, cards: [{seat, card}]}; ``deal_end`` {seat: taker, result, scores,
-chien, ecart}; ``game_over`` {seat: None, scores, winners}.
+chien, ecart, breakdown}; ``game_over`` {seat: None, scores, winners}.
 
 Views
 -----
@@ -132,6 +132,15 @@ contract, partner, points (may end in .5), bouts, required, made, petit_au_bout 
 "defence" or None), poignees (total value), chelem_announced, slam ("attack", "defence" or
 None), score (per defender, from the taker's side), shares (per seat)}; they name no card (a
 card of an old deal would collide with the cards of the current one).
+
+``deal_end``'s ``breakdown`` (per seat, ``_breakdown.py``) is the deal's score part by part, each
+part shared as the score is (the taker ×(n − 1), or ×2 and the partner ×1; each defender −1);
+its lines add up to ``result.shares``: ``contract`` (±25 × the contract's ``factor``: prise 1,
+garde 2, garde sans 4, garde contre 6; ``made``), ``margin`` (the ``card_points`` taken against
+the ``required`` for their ``bouts``: the ``margin`` × ``factor``), ``petit_au_bout`` (±10 ×
+``factor``, ``side`` "attack" or "defence"), ``poignee`` (the poignées' ``value`` to the winning
+side), ``chelem`` (``announced``: +400 made, −200 failed; not announced: +200),
+``chelem_defence`` (−200).
 
 Secrets (``hidden``): the other hands, the chien until shown (under garde sans/contre: until the
 end of the deal), the écart for everyone but the taker — minus every card whose name was shown

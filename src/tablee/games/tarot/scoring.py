@@ -8,6 +8,7 @@ from typing import Any
 
 from tablee.engine import Event
 from tablee.engine.state import evolve
+from tablee.games._breakdown import breakdown, line
 
 from .rules import (
     BOUTS,
@@ -45,21 +46,67 @@ def deal_score(
     won it, -1 when the defence did. ``poignees``: total value of every poignée shown (they go to
     the winning side). A half point in the margin is rounded in the taker's favour when made,
     against when failed (made by ½ is made by 1; failed by ½, failed by 1), before the contract
-    multiplies it.
+    multiplies it. The sum of ``score_lines`` (one computation, so that the deal's breakdown
+    always adds up to its score).
     """
+    lines = score_lines(
+        contract,
+        points2,
+        bouts,
+        petit_au_bout=petit_au_bout,
+        poignees=poignees,
+        chelem_announced=chelem_announced,
+        attack_slam=attack_slam,
+        defence_slam=defence_slam,
+    )
+    return sum(score for _, score, _ in lines), points2 >= 2 * required_points(bouts)
+
+
+def score_lines(
+    contract: str,
+    points2: int,
+    bouts: int,
+    *,
+    petit_au_bout: int = 0,
+    poignees: int = 0,
+    chelem_announced: bool = False,
+    attack_slam: bool = False,
+    defence_slam: bool = False,
+) -> list[tuple[str, int, dict[str, Any]]]:
+    """``deal_score`` part by part, from the taker's side per defender: (item, score, what the
+    line needs to be read)."""
     diff2 = points2 - 2 * required_points(bouts)
     made = diff2 >= 0
     sign = 1 if made else -1
     margin = -(-diff2 // 2) if made else diff2 // 2
-    score = (margin + 10 * petit_au_bout + 25 * sign) * MULTIPLIER[contract]
-    score += sign * poignees
+    factor = MULTIPLIER[contract]
+    out: list[tuple[str, int, dict[str, Any]]] = [
+        ("contract", 25 * sign * factor, {"contract": contract, "factor": factor, "made": made}),
+        (
+            "margin",
+            margin * factor,
+            {
+                "card_points": points2 // 2 if points2 % 2 == 0 else points2 / 2,
+                "required": required_points(bouts),
+                "bouts": bouts,
+                "margin": margin,
+                "factor": factor,
+            },
+        ),
+        (
+            "petit_au_bout",
+            10 * petit_au_bout * factor,
+            {"side": {1: "attack", -1: "defence", 0: None}[petit_au_bout], "factor": factor},
+        ),
+        ("poignee", sign * poignees, {"value": poignees}),
+    ]
     if chelem_announced:
-        score += 400 if attack_slam else -200
+        out.append(("chelem", 400 if attack_slam else -200, {"announced": True}))
     elif attack_slam:
-        score += 200
+        out.append(("chelem", 200, {"announced": False}))
     if defence_slam:
-        score -= 200
-    return score, made
+        out.append(("chelem_defence", -200, {}))
+    return out
 
 
 def shares(players: int, taker: int, partner: int | None, score: int) -> tuple[int, ...]:
@@ -152,6 +199,19 @@ def score_deal(state: TarotState, events: list[Event]) -> tuple[TarotState, list
         defence_slam=defence_slam,
     )
     parts = shares(state.players, state.taker, state.partner, score)
+    lines = [
+        line(item, shares(state.players, state.taker, state.partner, part), **about)
+        for item, part, about in score_lines(
+            state.contract,
+            half,
+            bouts,
+            petit_au_bout=petit,
+            poignees=value,
+            chelem_announced=bool(state.chelem),
+            attack_slam=attack_slam,
+            defence_slam=defence_slam,
+        )
+    ]
     record = DealRecord(
         deal=state.deal,
         dealer=state.dealer,
@@ -184,6 +244,7 @@ def score_deal(state: TarotState, events: list[Event]) -> tuple[TarotState, list
             "seat": state.taker,
             "result": record_json(record),
             "scores": list(totals),
+            "breakdown": breakdown("seat", state.players, lines),
             "chien": list(state.chien_dealt),
             "ecart": list(state.ecart),
         }

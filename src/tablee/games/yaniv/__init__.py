@@ -120,8 +120,11 @@ Events
 - ``{"type": "draw", "seat", "from": "discard", "card"}`` (public);
 - ``{"type": "reshuffle", "seat", "count"}`` (public; ``seat`` drew the last card);
 - ``{"type": "yaniv", "seat", "value", "hands", "values", "assaf", "assafers"}`` (public);
-- ``{"type": "deal_end", "seat", "round", "points", "dropped", "scores"}`` (public; ``seat`` is
-  the caller);
+- ``{"type": "deal_end", "seat", "round", "points", "dropped", "scores", "breakdown"}`` (public;
+  ``seat`` is the caller); ``breakdown`` (per seat, ``_breakdown.py``): ``hand`` the hand values
+  counted (the caller's own only when assafed, an assafer's never), ``assaf`` the caller's 30
+  of penalty, ``drop`` -50 for a total landing on 50 or 100; they add up to the change of the
+  totals (``points`` less the drops);
 - ``{"type": "game_end", "seat", "scores", "winners"}`` when the match ends;
 - ``{"type": "deal", "seat", "round", "first", "discard"}`` (public) and
   ``{"type": "hand", "seat", "cards", "to": [seat]}`` for each seat, when ``next`` deals a round.

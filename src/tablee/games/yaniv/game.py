@@ -10,6 +10,7 @@ from tablee.cards import JOKERS, check_deck, shuffled
 from tablee.engine import Action, BaseGame, Event, IllegalAction
 from tablee.engine.moves import Move, MoveTable, refusal
 from tablee.engine.state import evolve
+from tablee.games._breakdown import breakdown, line, one
 
 from . import auto
 from .rules import (
@@ -313,6 +314,21 @@ class Yaniv(BaseGame[YanivState]):
                 "points": list(points),
                 "dropped": list(dropped),
                 "scores": list(scores),
+                "breakdown": breakdown(
+                    "seat",
+                    n,
+                    [
+                        line(
+                            "hand",
+                            [
+                                p - (ASSAF_PENALTY if s == seat and assafers else 0)
+                                for s, p in enumerate(points)
+                            ],
+                        ),
+                        line("assaf", one(n, seat, ASSAF_PENALTY if assafers else 0)),
+                        line("drop", [-50 if s in dropped else 0 for s in range(n)]),
+                    ],
+                ),
             },
         ]
         if over:

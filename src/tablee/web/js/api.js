@@ -82,13 +82,16 @@ export const api = {
     const qs = q.toString();
     return call("GET", `/api/tables${qs ? `?${qs}` : ""}`);
   },
-  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  // a private table's invitation code (from its link) opens it to a player not seated there
+  table: (id, invitation) => call("GET", `/api/tables/${encodeURIComponent(id)}${invited(invitation)}`),
   createTable: (spec) => call("POST", "/api/tables", spec),
-  join: (id, seat) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, seat == null ? {} : { seat }),
+  join: (id, seat, invitation) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { ...(seat == null ? {} : { seat }), ...(invitation ? { invitation } : {}) }),
   leave: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
+  takeBack: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/take_back`, {}),
   start: (id, fillWithBots = false) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, { fill_with_bots: fillWithBots }),
   rematch: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
-  results: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/results`),
+  results: (id, invitation) => call("GET", `/api/tables/${encodeURIComponent(id)}/results${invited(invitation)}`),
+  replay: (id, gameNo, invitation) => call("GET", `/api/tables/${encodeURIComponent(id)}/games/${encodeURIComponent(gameNo)}/replay${invited(invitation)}`),
   claim: (body) => call("POST", "/api/accounts/claim", body),
   login: (name, password) => call("POST", "/api/accounts/login", { name, password }),
   logout: () => call("POST", "/api/accounts/logout", {}),
@@ -99,6 +102,10 @@ export const api = {
   profile: (name) => call("GET", `/api/profiles/${encodeURIComponent(name)}`),
   leaderboard: (game) => call("GET", `/api/leaderboard${game ? `?game=${encodeURIComponent(game)}` : ""}`),
 };
+
+function invited(invitation) {
+  return invitation ? `?invitation=${encodeURIComponent(invitation)}` : "";
+}
 
 /** Lists from the server may come bare or wrapped (`{"tables": [...]}`); accept both. */
 export function listOf(data, key) {

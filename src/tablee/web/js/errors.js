@@ -34,6 +34,8 @@ export const ERROR_SENTENCES = {
   too_many_tables: "Vous avez déjà trop de tables ouvertes.",
   too_many_seats: "Vous êtes déjà assis à trop de tables.",
   name_taken: "Ce nom est déjà pris : choisissez-en un autre.",
+  robot_plays: "Un robot joue à votre place : reprenez d'abord votre place.",
+  not_away: "Aucun robot ne joue pour vous : vous tenez déjà votre place.",
   invalid: "Ce choix n'est pas permis.",
   unavailable: "Le serveur est momentanément indisponible.",
   stale_version: "La table a changé entre-temps : rien n'a été joué.",

@@ -119,13 +119,33 @@ export const FORMATTERS = {
   player_left: (e, c) => {
     const who = e.name ?? c.who(e);
     const robot = e.replaced_by === "bot" ? " : un robot joue à sa place" : "";
-    return e.kicked ? `${who} est retiré(e) de la table par l'administration${robot}.` : `${who} quitte la table${robot}.`;
+    if (e.kicked) return `${who} est retiré(e) de la table par l'administration${robot}.`;
+    if (e.may_return) {
+      return e.seat === c.mySeat
+        ? "Vous quittez la table : un robot joue pour vous jusqu'à ce que vous repreniez votre place."
+        : `${who} quitte la table : un robot joue pour ${who} jusqu'à son retour.`;
+    }
+    return `${who} quitte la table${robot}.`;
   },
+  // a person the timer played for too often: a robot plays for them until they come back
+  handed_to_robot: (e, c) => {
+    const n = e.timeouts ?? "plusieurs";
+    return e.seat === c.mySeat
+      ? `Vous n'avez pas joué ${n} fois de suite : un robot joue pour vous. Reprenez la main quand vous voulez.`
+      : `${e.name ?? c.who(e)} n'a pas joué ${n} fois de suite : un robot joue pour ${e.name ?? c.who(e)} jusqu'à son retour.`;
+  },
+  player_returning: (e, c) => (e.seat === c.mySeat
+    ? "Vous reprenez votre place dès que le robot a joué ce coup."
+    : `${e.name ?? c.who(e)} reprend sa place dès que le robot a joué ce coup.`),
+  player_back: (e, c) => (e.seat === c.mySeat ? "Vous reprenez votre place." : `${e.name ?? c.who(e)} reprend sa place.`),
   player_renamed: (e) => `Place ${e.seat + 1} : le joueur s'appelle désormais ${e.name}.`,
   rematch_vote: (e, c) => `${c.who(e)} veut une revanche.`,
   // the server tells a move its timer made for a person just before the move itself
   auto: (e, c) => (e.seat === c.mySeat ? "Temps écoulé : la table a joué pour vous." : `Temps écoulé : la table a joué pour ${c.name(e.seat)}.`),
-  table_closed: (e) => `Table fermée par l'administration${e.reason && e.reason !== "closed by an admin" ? ` : « ${e.reason} »` : ""}.`,
+  // the server's own reasons say it all ("Tout le monde est parti : la partie s'arrête.")
+  table_closed: (e) => e.by === "server"
+    ? e.reason || "Table fermée."
+    : `Table fermée par l'administration${e.reason && e.reason !== "closed by an admin" ? ` : « ${e.reason} »` : ""}.`,
   timer_changed: (e) => (e.turn_seconds ? `Nouveau minuteur : ${e.turn_seconds} s par coup.` : "Le minuteur est retiré."),
 };
 

@@ -56,6 +56,16 @@ export const ACTION_LABELS = {
 
 /** A word for each field value the server may send in actions or views. */
 export const LEVELS = {
+  // the annonces of belote and contrée
+  tierce: "tierce",
+  cinquante: "cinquante",
+  cent: "cent",
+  carre_J: "carré de valets",
+  carre_9: "carré de neuf",
+  carre_A: "carré d'as",
+  carre_T: "carré de dix",
+  carre_K: "carré de rois",
+  carre_Q: "carré de dames",
   petite: "Petite",
   prise: "Prise",
   garde: "Garde",
@@ -85,6 +95,7 @@ export const PHASES = {
   contre: "Contre",
   surcontre: "Surcontre",
   call: "Appel du roi",
+  choose: "Choix du contrat",
   call_king: "Appel du roi",
   chien: "Chien",
   ecart: "Écart",

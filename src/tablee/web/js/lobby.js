@@ -1,5 +1,6 @@
 // The lobby: open and running tables (refreshed every few seconds), and the form to create one.
 
+import { ChatBox } from "./chat.js";
 import { h, replace, toastError } from "./dom.js";
 import { api, listOf } from "./api.js";
 import { GAME_TITLES } from "./labels.js";
@@ -12,6 +13,14 @@ const POLL_MS = 3000;
 const TIMERS = [null, 10, 15, 20, 30, 45, 60, 90, 120];
 
 let gamesCache = null;
+
+/** The lobby's choices of what spectators see (the table's `spectators` setting). */
+const SPECTATORS = [
+  ["hidden", "sans les mains"],
+  ["moves:8", "toutes les mains, 8 coups de retard"],
+  ["trick", "toutes les mains, un pli de retard"],
+  ["deal", "toutes les mains, une donne de retard"],
+];
 
 export async function loadGames() {
   if (!gamesCache) gamesCache = listOf(await api.games(), "games");
@@ -50,12 +59,15 @@ function timerText(seconds) {
   return seconds ? `${seconds} s par coup` : "sans minuteur";
 }
 
-export function showLobby(root, { player, onAccount }) {
+export function showLobby(root, { socket, player, onAccount }) {
   document.getElementById("crumb").textContent = "Salon";
   const lists = h("section.tables");
   const form = h("section.create.panel", h("h2", "Nouvelle table"), h("p.muted", "Chargement des jeux…"));
   const board = h("section.board.panel");
-  replace(root, h("div.lobby", h("div.lobby-main", lists, board, ratedBoard(player)), h("div.lobby-side", form, accountPanel(player, () => onAccount?.()))));
+  const chat = new ChatBox({ socket, player, table: null, title: "Salon" });
+  chat.draw();
+  replace(root, h("div.lobby", h("div.lobby-main", lists, board, ratedBoard(player)), h("div.lobby-side", chat.el, form, accountPanel(player, () => onAccount?.()))));
+  chat.start();
 
   let stopped = false;
   let timer = null;
@@ -80,10 +92,31 @@ export function showLobby(root, { player, onAccount }) {
     const mine = mySeat(table, player);
     const free = seats.filter((s) => s.kind === "empty");
     const names = seats.map((s) =>
-      h(`span.seatname.${s.kind}`, s.kind === "empty" ? "libre" : [s.kind === "bot" ? botIcon() : null, s.kind === "bot" ? "robot" : s.name ?? "?"]),
+      h(`span.seatname.${s.kind}${s.away ? ".stand-in" : ""}`, s.kind === "empty" ? "libre" : [
+        s.kind === "bot" || s.away ? botIcon() : null,
+        s.kind === "bot" ? "robot" : `${s.name ?? "?"}${s.away ? " (robot)" : ""}`,
+      ]),
     );
     const buttons = [];
-    if (mine != null) {
+    const away = mine != null && running ? seats[mine].away : null;
+    if (away) {
+      // a robot plays for the player (they left, or were handed over): the seat is theirs to take back
+      buttons.push(h("button.btn.primary", {
+        type: "button",
+        dataset: { takeBack: table.id },
+        onclick: async (ev) => {
+          ev.target.disabled = true;
+          try {
+            await api.takeBack(table.id);
+            location.hash = `#/table/${table.id}`;
+          } catch (e) {
+            toastError(e);
+            ev.target.disabled = false;
+          }
+        },
+      }, "Reprendre ma place"));
+      buttons.push(h("a.btn", { href: `#/table/${table.id}` }, "Regarder"));
+    } else if (mine != null) {
       buttons.push(h("a.btn.primary", { href: `#/table/${table.id}` }, running ? "Reprendre" : "Rejoindre ma place"));
     } else if (!running && free.length) {
       buttons.push(
@@ -145,9 +178,11 @@ export function showLobby(root, { player, onAccount }) {
   leaderboard();
 
   return {
+    onMessage: (msg) => chat.receive(msg),
     leave() {
       stopped = true;
       clearTimeout(timer);
+      chat.stop();
     },
   };
 }
@@ -252,8 +287,15 @@ function createForm(games, player) {
   const timer = h("select", { id: "timer", name: "timer" },
     TIMERS.map((t) => h("option", { value: t ?? "" }, t ? `${t} secondes` : "Aucun")));
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+  // a person the timer plays for this many times in a row is handed to a robot (0: never)
+  const robotAfter = h("select", { id: "robot-after", name: "robot_after" },
+    [1, 2, 3, 5, 10, 0].map((n) => h("option", { value: String(n), selected: n === 3 }, n ? `après ${n} coup${n > 1 ? "s" : ""} joué${n > 1 ? "s" : ""} par le minuteur` : "jamais")));
   // classée (ratings move) or amicale; a table with robots is always amicale
   const ratedBox = h("input", { type: "checkbox", id: "rated", name: "rated", checked: true });
+  // what spectators see (docs/fairness.md): no hand, or every hand late enough not to coach
+  const watchSelect = h("select", { id: "spectators", name: "spectators" },
+    SPECTATORS.map(([value, label]) => h("option", { value }, label)));
+  const dealReplays = h("input", { type: "checkbox", id: "deal-replays", name: "deal_replays" });
 
   function drawGames() {
     gameGrid.replaceChildren(
@@ -354,6 +396,9 @@ function createForm(games, player) {
         bot_levels: Object.fromEntries([...bots].filter((s) => levels.get(s) === "confirme").map((s) => [s, "confirme"])),
         private: privateBox.checked,
         rated: ratedBox.checked && bots.size === 0,
+        robot_after: Number(robotAfter.value),
+        spectators: watchSelect.value,
+        deal_replays: dealReplays.checked,
       };
       submit.disabled = true;
       try {
@@ -376,7 +421,12 @@ function createForm(games, player) {
     h("div.row.two",
       h("label.field", { for: "timer" }, h("span", "Minuteur"), timer),
       h("label.check", privateBox, " Table privée (sur invitation)")),
+    h("label.field", { for: "robot-after", title: "Un joueur pour qui le minuteur joue autant de fois de suite est remplacé par un robot ; il reprend la main en revenant." },
+      h("span", "Robot pour un absent"), robotAfter),
     h("label.check", { title: "Une partie classée entre personnes fait bouger le classement ; une table avec des robots est amicale." }, ratedBox, " Partie classée"),
+    h("label.field", { for: "spectators", title: "Un spectateur qui voit les mains pourrait souffler à un joueur : il les voit assez tard pour ne plus pouvoir aider (seule « une donne de retard » ne montre aucune carte de la donne en cours)." },
+      h("span", "Spectateurs"), watchSelect),
+    h("label.check", { title: "Sinon, la partie se revoit avec toutes les mains une fois terminée." }, dealReplays, " Donnes finies revisibles pendant la partie"),
     error,
     submit,
   );

@@ -1,4 +1,6 @@
-// Boot and routing: #/ is the lobby, #/table/ID a table. Arrival asks for a name once.
+// Boot and routing: #/ is the lobby, #/table/ID a table (#/table/ID?invitation=CODE: a private
+// table's invitation link), #/joueur/NAME a player's page, #/replay/ID/GAME a finished game's
+// replay. Arrival asks for a name once.
 
 import { h, replace, toast, toastError } from "./dom.js";
 import { errorText } from "./errors.js";
@@ -8,6 +10,7 @@ import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { loginForm } from "./account.js";
 import { showProfile } from "./profile.js";
+import { showReplay } from "./replay.js";
 
 const app = document.getElementById("app");
 let socket = null;
@@ -126,6 +129,12 @@ async function route() {
     page = showProfile(app, decodeURIComponent(profile[1]));
     return;
   }
+  // a replay is public: a shared link opens without a name
+  const replay = (location.hash || "").match(/^#\/replay\/(\d+)\/(\d+)/);
+  if (replay) {
+    page = showReplay(app, Number(replay[1]), Number(replay[2]), { player: currentPlayer() });
+    return;
+  }
   const player = currentPlayer();
   if (!player) {
     // logged out: the socket of the session that ended goes too
@@ -135,9 +144,11 @@ async function route() {
     return;
   }
   const hash = location.hash || "#/";
-  const m = hash.match(/^#\/table\/([^/?]+)/);
+  const m = hash.match(/^#\/table\/([^/?]+)(?:\?(.*))?$/);
   if (m) {
-    page = showTable(app, decodeURIComponent(m[1]), { socket: getSocket(), player });
+    // a private table's link: #/table/ID?invitation=CODE
+    const invitation = new URLSearchParams(m[2] || "").get("invitation");
+    page = showTable(app, decodeURIComponent(m[1]), { socket: getSocket(), player, invitation });
   } else {
     page = showLobby(app, { socket: getSocket(), player, onAccount: () => route() });
   }

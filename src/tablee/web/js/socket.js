@@ -7,7 +7,9 @@ export class TableSocket {
     this.token = token;
     this.handlers = handlers;
     this.ws = null;
-    this.tables = new Set();
+    // table -> its invitation code (a private table's, from its link), sent with each subscribe
+    this.tables = new Map();
+    this.lobby = false;
     this.pending = new Map();
     this.nextId = 1;
     // a move's id is its idempotency key at the server (per player and table): unique across
@@ -30,7 +32,8 @@ export class TableSocket {
       this.retry = 0;
       this.send({ type: "hello", token: this.token });
       this.ready = true;
-      for (const table of this.tables) this.send({ type: "subscribe", table });
+      for (const [table, invitation] of this.tables) this.send(subscribeMessage(table, invitation));
+      if (this.lobby) this.send({ type: "lobby_subscribe" });
       // moves sent before the drop and never answered: sent again with the same id, the server
       // answers each as it did the first time (applied at most once)
       for (const [, p] of this.pending) if (p.msg) this.send(p.msg);
@@ -92,9 +95,9 @@ export class TableSocket {
     return false;
   }
 
-  subscribe(table) {
-    this.tables.add(table);
-    if (this.ready) this.send({ type: "subscribe", table });
+  subscribe(table, invitation = null) {
+    this.tables.set(table, invitation);
+    if (this.ready) this.send(subscribeMessage(table, invitation));
   }
 
   unsubscribe(table) {
@@ -104,6 +107,39 @@ export class TableSocket {
 
   sync(table) {
     this.send({ type: "sync", table });
+  }
+
+  lobbySubscribe() {
+    this.lobby = true;
+    if (this.ready) this.send({ type: "lobby_subscribe" });
+  }
+
+  lobbyUnsubscribe() {
+    this.lobby = false;
+    if (this.ready) this.send({ type: "lobby_unsubscribe" });
+  }
+
+  /** A chat message (`payload`: {text} or {phrase}) at a table, or in the lobby (`table` null).
+   * Like a move, its id makes a retry after a reconnection safe: the server stores it once. */
+  chat(table, payload) {
+    const msg = { type: "chat", id: `${this.idPrefix}-${this.nextId++}`, ...payload };
+    if (table != null) msg.table = table;
+    return this.request(msg, true);
+  }
+
+  /** Reports a chat message to the admins. */
+  report(message, reason) {
+    return this.request({ type: "chat_report", id: `${this.idPrefix}-${this.nextId++}`, message, reason }, false);
+  }
+
+  request(msg, retry) {
+    return new Promise((resolve, reject) => {
+      if (!this.send(msg)) {
+        reject(Object.assign(new Error("pas de connexion au serveur"), { code: "offline" }));
+        return;
+      }
+      this.pending.set(msg.id, { resolve, reject, msg: retry ? msg : null });
+    });
   }
 
   /** Resolves on the server's ack; rejects with the server's error (message and code).
@@ -145,4 +181,8 @@ export class TableSocket {
     }
     this.handlers.onMessage?.(msg);
   }
+}
+
+function subscribeMessage(table, invitation) {
+  return invitation ? { type: "subscribe", table, invitation } : { type: "subscribe", table };
 }

@@ -1,8 +1,8 @@
 // Belote and contrée: teams, the turned card, bids, contre/surcontre, belote-rebelote.
 
 import { h } from "../dom.js";
-import { cardEl } from "../cards.js";
-import { suitName } from "../labels.js";
+import { cardEl, cardShort } from "../cards.js";
+import { LEVELS, suitName } from "../labels.js";
 import { chip, lastTrickBox, suitEl, trickArea, trumpChip } from "../render.js";
 
 const COINCHE = { 2: " contré", 4: " surcontré" };
@@ -31,6 +31,28 @@ function callText(b, v) {
   }
 }
 
+/** "tierce, carré de valets": the kinds of announcements, in words. */
+function kindsText(kinds) {
+  return (kinds || []).map((k) => LEVELS[k] ?? k).join(", ");
+}
+
+/** The annonces of the deal (option `annonces`): who announced what, then what was shown. */
+function annoncesChips(v, ctx) {
+  const a = v.annonces;
+  if (!a || v.phase !== "play") return [];
+  if (a.team == null) {
+    if (!a.declared.length) return [];
+    const said = a.declared.map((d) => `${ctx.name(d.seat)} : ${kindsText(d.kinds)}`).join(" · ");
+    return [chip("Annonces :", said, { id: "annonces" })];
+  }
+  const label = `Annonces, ${a.points[a.team]} points :`;
+  // shown during the second trick, cards and all; then a short reminder keeps the felt clear
+  const played = (v.team_tricks || [0, 0]).reduce((x, y) => x + y, 0);
+  if (played > 1) return [chip(label, teamName(a.team, ctx), { id: "annonces" })];
+  const shown = a.shown.map((x) => `${ctx.name(x.seat)} : ${kindsText([x.kind])} ${x.cards.map((c) => cardShort(c, ctx.kind)).join(" ")}`);
+  return [chip(label, shown.join(" · "), { id: "annonces", cls: "annonces-shown" })];
+}
+
 function teamName(i, ctx) {
   return `${ctx.name(i)} & ${ctx.name(i + 2)}`;
 }
@@ -39,6 +61,7 @@ export function beloteRenderer(game) {
   const contree = game === "contree";
   return {
     labels: {
+      announce: "Annoncer",
       take: "Prendre",
       bid: "Annoncer",
       contre: "Contrer !",
@@ -67,7 +90,9 @@ export function beloteRenderer(game) {
         if (!bidding || contree) out.push(chip(label, [`${ctx.name(c.taker)}, `, what], { id: "contract" }));
       }
       if (Array.isArray(v.team_tricks) && v.phase === "play") out.push(chip("Plis :", `${v.team_tricks[0]} – ${v.team_tricks[1]}`));
-      for (const b of v.belote || []) out.push(chip("", `${b.type === "belote" ? "Belote" : "Rebelote"} (${ctx.name(b.seat)})`));
+      // tout-atout: a belote in each suit, named
+      out.push(...annoncesChips(v, ctx));
+      for (const b of v.belote || []) out.push(chip("", `${b.type === "belote" ? "Belote" : "Rebelote"}${b.suit ? ` ${suitName(b.suit)}` : ""} (${ctx.name(b.seat)})`));
       return out.filter(Boolean);
     },
     seatExtras(v, seat) {
@@ -89,6 +114,8 @@ export function beloteRenderer(game) {
       if (v.phase === "bidding" && !contree) return v.round === 2 ? "Deuxième tour : prendre à une autre couleur, ou passer ?" : "Prenez-vous la carte retournée ?";
       if (v.phase === "bidding") return "À vous d'annoncer (ou de passer).";
       if (v.phase === "surcontre") return "Votre contrat est contré : surcontrer ?";
+      const ann = legal.find((a) => a.type === "announce");
+      if (ann) return `Annoncez votre ${kindsText(ann.kinds)} avec votre première carte, ou jouez sans annoncer.`;
       if (legal.some((a) => a.type === "deal")) return "Donne terminée : distribuez la suivante.";
       return null;
     },
@@ -112,6 +139,9 @@ export function beloteRenderer(game) {
       complete: (e, c) => (Array.isArray(e.cards) ? `Vous recevez ${e.cards.map(c.card).join(" ")}.` : null),
       redeal: () => "Tout le monde passe : donne annulée.",
       contract: (e, c) => `Contrat : ${c.who(e)}${contree ? `, ${valueText(e.value, c.view)}` : ""} à ${suitName(e.trump)}${COINCHE[e.coinche] ?? ""}.`,
+      announce: (e, c) => `${c.who(e)} annonce : ${kindsText(e.kinds)}.`,
+      annonces_shown: (e, c) =>
+        `${teamName(e.team, c)} montrent leurs annonces (${e.points} points) : ${(e.annonces || []).map((x) => `${c.name(x.seat)} ${kindsText([x.kind])} ${x.cards.map(c.card).join(" ")}`).join(" ; ")}.`,
       belote: (e, c) => `${c.who(e)} : « Belote ! »`,
       rebelote: (e, c) => `${c.who(e)} : « Rebelote ! »`,
       trick: (e, c) => `${c.who(e)} remporte le pli (${e.points} points).`,

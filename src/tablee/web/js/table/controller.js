@@ -12,7 +12,7 @@ import { api as restApi } from "../api.js";
 import { toastError } from "../dom.js";
 import { LOG_MAX, describeEvents, noticeWorthy } from "./journal.js";
 import { infoOf, sceneOf, tableIdOf } from "./scene.js";
-import { forgetGame } from "./state.js";
+import { forgetDealEnd, forgetGame } from "./state.js";
 
 /** The socket pushes every change; a slow poll only covers a socket that is down. */
 const POLL_MS = 4000;
@@ -23,6 +23,16 @@ const NOTICE_MS = 6000;
 /** How long a completed trick stays on the felt before it is gathered (unless the player
  * gathers it, or leads the next one). */
 export const TRICK_PAUSE_MS = 1500;
+/** How long the last deal's breakdown stays once the next deal is dealt (a robot deals at once),
+ * unless the player moves or puts it away first. */
+export const DEAL_END_MS = 20000;
+
+/** That while; a page may set `window.tableeDealEndPause` (ms), as the browser tests do to look at
+ * it at leisure. */
+function dealEndPause() {
+  const p = typeof window !== "undefined" ? window.tableeDealEndPause : undefined;
+  return typeof p === "number" ? p : DEAL_END_MS;
+}
 /** Held states beyond this many (a spectator of a fast robot table) shorten the pause, so the
  * screen never trails the table for long. */
 const QUEUE_LAG = 3;
@@ -46,8 +56,10 @@ export class TableController {
    * that a move is on its way (before any drawing); `invalidate()`: the actions are drawn anew
    * at the next draw; `gone()`: the table does not exist.
    */
-  constructor(tableId, { socket, player, state, draw, markBusy, invalidate, gone, gather = async () => {}, api = restApi }) {
+  constructor(tableId, { socket, player, invitation = null, state, draw, markBusy, invalidate, gone, gather = async () => {}, api = restApi }) {
     this.tableId = tableId;
+    // a private table's invitation code, from the link the page was opened with
+    this.invitation = invitation;
     this.socket = socket;
     this.player = player;
     this.state = state;
@@ -81,7 +93,7 @@ export class TableController {
   subscribe() {
     // a new subscription starts a new run of versions: the first state is never a gap
     this.lastVersion = null;
-    this.socket.subscribe(this.tableId);
+    this.socket.subscribe(this.tableId, this.invitation);
   }
 
   // -- states -------------------------------------------------------------------------------
@@ -143,7 +155,8 @@ export class TableController {
       clearTimeout(this.holdTimer);
       this.holdTimer = setTimeout(() => this.gather(), this.queue.length >= QUEUE_LAG ? pause / 5 : pause);
     }
-    if (!repeat && Array.isArray(msg.events) && msg.events.length) this.journal(msg.events);
+    if (Array.isArray(msg.journal)) this.rebuildJournal(msg.journal);
+    else if (!repeat && Array.isArray(msg.events) && msg.events.length) this.journal(msg.events);
     // a selection that is no longer legal is dropped
     const model = analyse(msg.legal, msg.view?.hand);
     if (S.selected && !model.byCard.has(S.selected)) S.selected = null;
@@ -152,14 +165,38 @@ export class TableController {
     this.draw();
   }
 
-  journal(events) {
+  /** The answer to a subscription carries the current deal's events as this seat saw them
+   * (`journal`): the lines of the current deal are written again from them (a reload, a late
+   * joiner, a spectator, a socket that came back after missing some), the earlier deals' lines
+   * this page wrote stay. Nothing of it is a notice: it already happened. */
+  rebuildJournal(events) {
+    const S = this.state;
+    // the shuffle's lines come from `info`, not from the events: they stay
+    S.log = S.log.filter((l) => l.seq < S.dealSeq || l.type === "commitment");
+    S.dealSeq = S.logSeq + 1;
+    S.logEpoch += 1;
+    this.journal(events, { quiet: true });
+  }
+
+  journal(events, { quiet = false } = {}) {
     const S = this.state;
     const scene = sceneOf(S, { player: this.player });
     for (const { event: e, text } of describeEvents(events, scene)) {
+      // the server's journal starts at a deal's `deal` event: a rebuild replaces from there
+      if (e.type === "deal") S.dealSeq = S.logSeq + 1;
       if (text) S.log.push({ seq: ++S.logSeq, text, type: e.type, mine: e.seat != null && e.seat === scene.mySeat });
       if (e.type === "player_left" && e.replaced_by === "bot") S.replaced[e.seat] = e.name ?? scene.name(e.seat);
       if (e.type === "player_joined") delete S.replaced[e.seat];
-      if (noticeWorthy(e) && text) this.notify(text, e.type);
+      if (e.type === "deal_end" && e.breakdown) {
+        forgetDealEnd(S);
+        S.dealEnd = e;
+      } else if (e.type === "deal" && S.dealEnd && !S.dealEndTimer) {
+        S.dealEndTimer = setTimeout(() => {
+          forgetDealEnd(S);
+          this.draw();
+        }, dealEndPause());
+      }
+      if (noticeWorthy(e) && text && !quiet) this.notify(text, e.type);
     }
     if (S.log.length > LOG_MAX) S.log.splice(0, S.log.length - LOG_MAX);
   }
@@ -184,6 +221,24 @@ export class TableController {
     if (S.gameNo != null && info.game_no !== S.gameNo) forgetGame(S);
     S.gameNo = info.game_no;
     S.info = info;
+    this.shuffleLines(info);
+  }
+
+  /** The journal says the shuffle's commitment once per game, and its seed once revealed
+   * (docs/fairness.md). */
+  shuffleLines(info) {
+    const S = this.state;
+    const sh = info.shuffle;
+    if (!sh?.commitment || info.status === "waiting") return;
+    const key = `${info.game_no}:${sh.commitment}`;
+    if (S.shuffleTold !== key) {
+      S.shuffleTold = key;
+      S.log.push({ seq: ++S.logSeq, text: `Donne engagée avant le premier coup : sha256 ${sh.commitment.slice(0, 16)}…${sh.stacked ? " (paquet arrangé : non vérifiable)" : ""}`, type: "commitment", mine: false });
+    }
+    if (sh.seed != null && S.seedTold !== key) {
+      S.seedTold = key;
+      S.log.push({ seq: ++S.logSeq, text: `Graine révélée : ${sh.seed}, sel ${sh.salt.slice(0, 16)}… — la donne se vérifie avec « tablee verify ».`, type: "commitment", mine: false });
+    }
   }
 
   // -- moves --------------------------------------------------------------------------------
@@ -196,6 +251,8 @@ export class TableController {
     if (S.busy) return;
     // the player leads the next trick: the last one is gathered at once
     if (S.held) this.gather();
+    // the player moves on: the last deal's breakdown is put away
+    if (S.dealEnd && !S.msg?.over) forgetDealEnd(S);
     S.busy = true;
     const pending = { from: S.msg?.version ?? null, game: S.gameNo, acked: false, seen: false, timer: null };
     this.pending = pending;
@@ -249,7 +306,12 @@ export class TableController {
 
   async loadInfo() {
     try {
-      this.setInfo(await this.api.table(this.tableId));
+      const info = await this.api.table(this.tableId, this.invitation);
+      // a reply read before this socket's subscription counted it (who watches, who is
+      // connected) must not overwrite the info of a state at the same version or newer
+      const shown = this.state.msg;
+      const stale = shown && infoOf(shown)?.game_no === info.game_no && shown.version >= info.version;
+      if (!stale) this.setInfo(info);
     } catch (e) {
       if (e.status === 404 || e.status === 422) {
         this.state.stopped = true;
@@ -272,7 +334,7 @@ export class TableController {
 
   async join(seat) {
     try {
-      this.setInfo(await this.api.join(this.tableId, seat));
+      this.setInfo(await this.api.join(this.tableId, seat, this.invitation));
       // the socket's subscription was a spectator's: subscribe again to get this seat's view
       this.subscribe();
       this.draw();
@@ -288,6 +350,29 @@ export class TableController {
     } catch (e) {
       toastError(e);
     }
+  }
+
+  /** Leaves a running game: a robot plays on for the player, who stays at the table (watching
+   * their seat) and may take it back. */
+  async leaveGame() {
+    try {
+      this.setInfo(await this.api.leave(this.tableId));
+      this.invalidate();
+      this.draw();
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  /** Takes back the seat a robot plays for the player (at once, or after the robot's move). */
+  async takeBack() {
+    try {
+      this.setInfo(await this.api.takeBack(this.tableId));
+    } catch (e) {
+      toastError(e);
+    }
+    this.invalidate();
+    this.draw();
   }
 
   async startGame(fill) {

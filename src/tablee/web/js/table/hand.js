@@ -69,8 +69,13 @@ export function handCards(scene, model, S, onCard) {
   });
 }
 
-/** What a spectator sees in place of a hand. */
-export function spectatorNote() {
+/** What a spectator sees in place of a hand; `behind`: the table shows its spectators every
+ * hand, this many moves late. */
+export function spectatorNote(behind = null) {
+  if (behind) {
+    return h("p.muted.spectator-note", { id: "delay-note" },
+      `Vous regardez la partie avec ${behind} coup${behind > 1 ? "s" : ""} de retard : toutes les mains sont montrées.`);
+  }
   return h("p.muted.spectator-note", "Vous regardez la partie : les mains restent cachées.");
 }
 

@@ -1,5 +1,5 @@
-// The felt's top line (the game, the deal, the phase, the timer, "spectateur", who watches, a
-// notice) and the chips under it (trump, contract, a game's own facts).
+// The felt's top line (the game, the deal, the phase, the timer, "spectateur", the shuffle's
+// commitment, who watches, a notice) and the chips under it (trump, contract, a game's own facts).
 
 import { h } from "../dom.js";
 import { phaseLabel } from "../labels.js";
@@ -14,10 +14,25 @@ export function feltHeader(scene, { notice = null, extra = null } = {}) {
   if (v?.phase) bits.push(h("span.phase", phaseLabel(v.phase)));
   if (info?.turn_seconds) bits.push(h("span.muted-light", `${info.turn_seconds} s par coup`));
   if (info && scene.mySeat == null) bits.push(h("span.badge.spect", "spectateur"));
+  const commit = commitmentChip(info?.shuffle, info?.status === "finished");
+  if (commit) bits.push(commit);
   const watching = watchersText(info?.watchers);
   if (watching) bits.push(h("span.watchers", { id: "watchers", title: watching }, watching));
   if (notice) bits.push(h("span.felt-notice", { id: "notice", role: "status", dataset: { type: notice.type } }, notice.text));
   return h("div.felt-head", bits, extra);
+}
+
+/** The shuffle's commitment (docs/fairness.md), published at the deal: its first digits, the
+ * whole in the tooltip; once the game is over the seed and salt revealed too. A stacked deck says
+ * so: it is never shown as verifiable. */
+export function commitmentChip(shuffle, over = false) {
+  if (!shuffle?.commitment) return null;
+  const short = shuffle.commitment.slice(0, 8);
+  const title = [`Engagement de la donne, publié avant le premier coup : sha256(graine ‖ sel) = ${shuffle.commitment}`];
+  if (shuffle.stacked) title.push("Paquet arrangé (tests, administration) : non vérifiable.");
+  if (over && shuffle.seed != null) title.push(`Graine ${shuffle.seed}, sel ${shuffle.salt} : vérifiable avec « tablee verify ».`);
+  return h("span.commitment", { id: "commitment", title: title.join("\n"), dataset: { commitment: shuffle.commitment, stacked: shuffle.stacked ? "1" : "0" } },
+    shuffle.stacked ? `paquet arrangé ${short}` : `donne ${short}…`);
 }
 
 /** Who watches the table without a seat (the server's `info.watchers`): "2 spectateurs : Bob,

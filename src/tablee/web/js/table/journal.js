@@ -23,8 +23,9 @@ export function describeEvents(events, scene) {
 }
 
 /** Events that also show as a notice on the felt: a move nobody at the table chose, a seat a
- * robot now plays. */
-export const noticeWorthy = (e) => e.type === "auto" || (e.type === "player_left" && e.replaced_by === "bot");
+ * robot now plays (for good, or for its person until they take it back), a person back. */
+export const noticeWorthy = (e) => e.type === "auto" || (e.type === "player_left" && e.replaced_by === "bot")
+  || e.type === "handed_to_robot" || e.type === "player_back";
 
 /**
  * Adds to the log list the lines after `shown` (the seq of the last one on it) and returns the

@@ -26,3 +26,24 @@ export function panelControls(scene, model, S) {
   else controls.push(...otherControls(model.others, scene, send));
   return controls;
 }
+
+/** The bar while a robot plays for the viewer (`away`: their seat's `away`, from the server):
+ * what happened, and the button that takes the seat back (at once, or once the robot has made
+ * the decision before it: then it says so and waits). */
+export function standInPanel(away, onTakeBack) {
+  const why = away.why === "timeout"
+    ? "Vous n'avez pas joué à temps : un robot joue pour vous."
+    : "Vous avez quitté la table : un robot joue pour vous.";
+  const label = away.why === "timeout" ? "Reprendre la main" : "Reprendre ma place";
+  return h("div.group.stand-in", { id: "stand-in" },
+    h("span", away.back ? "Vous reprenez votre place dès que le robot a joué ce coup…" : why),
+    h("button.btn.primary", {
+      type: "button",
+      id: "take-back",
+      disabled: away.back,
+      onclick: (ev) => {
+        ev.currentTarget.disabled = true;
+        onTakeBack();
+      },
+    }, label));
+}

@@ -29,6 +29,12 @@ export function closedBy(msg) {
   return msg?.over && msg.outcome?.closed ? msg.outcome : null;
 }
 
+/** "Table fermée par l'administration", or "Table fermée" when the server closed it itself
+ * (every person left; a waiting table nobody came to). */
+export function closedTitle(outcome) {
+  return outcome?.by === "server" ? "Table fermée" : "Table fermée par l'administration";
+}
+
 /** An admin's reason, unless it is the server's default (which says nothing more). */
 export function closeReason(outcome) {
   const reason = outcome?.reason;
@@ -75,6 +81,7 @@ export function sceneOf(S, { player, send = () => {}, rerender = () => {} } = {}
     busy: S.busy,
     showLast: S.showLast,
     held: S.held ?? null,
+    dealEnd: S.dealEnd ?? null,
     ui: S.ui,
     rerender,
     seatAngle: (seat) => seatAngle((seat - me + n) % n, n),

@@ -1,11 +1,12 @@
 // The seats around the felt: a badge per seat (name, dealer, cards held, tricks, team, the
-// game's extras, a bid in a bubble, the timer of the seat to act), placed counterclockwise from
-// the viewer at the bottom.
+// game's extras, a bid in a bubble, the timer of the seat to act; the seat's cards when the view
+// shows every hand: a replay, a delayed spectator), placed counterclockwise from the viewer at the
+// bottom.
 
 import { h } from "../dom.js";
-import { backEl } from "../cards.js";
+import { backEl, cardEl } from "../cards.js";
 import { botIcon } from "../icons.js";
-import { deadlineBar } from "./timer.js";
+import { absentFor, deadlineBar } from "./timer.js";
 import { seatAngle } from "./scene.js";
 
 /** One seat's badge; `replaced`: seat -> the person a robot replaced there. */
@@ -18,13 +19,16 @@ export function seatBadge(scene, seat, replaced = {}) {
   if (seat === scene.mySeat) classes.push("me");
   if (s.kind === "bot") classes.push("bot");
   if (s.kind === "player" && s.connected === false) classes.push("away");
+  // a robot plays for the seat's person, who may take it back
+  const standIn = s.kind === "player" && s.away ? s.away : null;
+  if (standIn) classes.push("stand-in");
   const team = r.team?.(v, seat);
   if (team != null) classes.push(`team-${team}`);
   const count = Array.isArray(v.counts) ? v.counts[seat] : null;
   const bits = [
     h("div.seat-name",
-      s.kind === "bot" ? botIcon() : h("span.dot", { title: s.connected === false ? "absent" : "connecté" }),
-      h("span.nm", scene.name(seat)),
+      s.kind === "bot" || standIn ? botIcon() : h("span.dot", { title: s.connected === false ? "absent" : "connecté" }),
+      h("span.nm", standIn ? `${scene.name(seat)} (robot)` : scene.name(seat)),
       v.dealer === seat ? h("span.chip.dealer", { title: "donneur" }, "D") : null),
   ];
   const facts = [];
@@ -36,10 +40,29 @@ export function seatBadge(scene, seat, replaced = {}) {
   for (const extra of r.seatExtras?.(v, seat, scene) || []) facts.push(extra);
   if (s.kind === "bot" && replaced[seat]) facts.push(h("span.tag.replaced", { title: `${replaced[seat]} a quitté la table` }, `remplace ${replaced[seat]}`));
   bits.push(h("div.seat-facts", facts));
+  // every hand shown (a replay, a delayed spectator): the seat's cards, small, face up
+  const open = Array.isArray(v.hands) && seat !== scene.mySeat ? v.hands[seat] : null;
+  if (Array.isArray(open)) {
+    bits.push(h("div.open-hand", { dataset: { seat }, "aria-label": `Main de ${scene.name(seat)}` },
+      open.length ? open.map((code) => cardEl(code, scene.kind, { small: true })) : h("span.muted-light", "aucune carte")));
+  }
+  const gone = absentTag(s);
+  if (gone) bits.push(gone);
   const bubble = r.bubble?.(v, seat, scene);
   if (bubble) bits.push(h("div.bubble", bubble));
   if (toAct) bits.push(deadlineBar(scene.msg.deadline, scene.info?.turn_seconds));
   return h("div", { class: classes.join(" "), dataset: { seat } }, bits);
+}
+
+/** The line under an absent person's name (disconnected, or a robot playing for them), with
+ * how long: the page's ticker (timer.js) keeps the time up to date; null when they are there. */
+export function absentTag(s) {
+  if (s.kind !== "player" || !s.absent_since || Number.isNaN(Date.parse(s.absent_since))) return null;
+  const why = s.away?.why === "left" ? "a quitté la table" : s.away?.why === "timeout" ? "le temps a joué pour lui" : "déconnecté";
+  const back = s.away?.back ? " · revient après ce coup" : "";
+  return h("div.absent", { title: why, dataset: { since: s.absent_since } },
+    h("span.absent-why", s.away ? (s.away.why === "left" ? "parti" : "inactif") : "hors ligne"),
+    " · absent depuis ", h("span.absent-for", { dataset: { since: s.absent_since } }, absentFor(s.absent_since)), back);
 }
 
 /** Every seat's badge, each placed on the felt's ellipse. */

@@ -21,6 +21,12 @@ export function newTableState({ oneClick = true } = {}) {
     log: [],
     logSeq: 0,
     logEpoch: 0,
+    // the seq of the current deal's first line: what a subscription's journal replaces
+    dealSeq: 1,
+    // the last deal's `deal_end` event, whose breakdown shows on the felt until the player puts it
+    // away or moves, or a while after the next deal is dealt (`dealEndTimer`)
+    dealEnd: null,
+    dealEndTimer: null,
     // seat -> the name of the person a robot replaced there
     replaced: {},
     // a line shown on the felt for a few seconds ({text, type, timer})
@@ -46,10 +52,21 @@ export function newTableState({ oneClick = true } = {}) {
 export function forgetGame(S) {
   S.log = [];
   S.logEpoch += 1;
+  S.dealSeq = S.logSeq + 1;
   S.selected = null;
   S.multi = [];
   S.resultHidden = null;
   S.notice = null;
   S.held = null;
   S.ui = {};
+  S.dealEnd = null;
+  clearTimeout(S.dealEndTimer);
+  S.dealEndTimer = null;
+}
+
+/** The last deal's breakdown is put away. */
+export function forgetDealEnd(S) {
+  S.dealEnd = null;
+  clearTimeout(S.dealEndTimer);
+  S.dealEndTimer = null;
 }

@@ -2,7 +2,7 @@
 // polite live region, drawn again only when what it says changes (see view.js).
 
 import { h } from "../dom.js";
-import { closedBy } from "./scene.js";
+import { closedBy, closedTitle } from "./scene.js";
 import { timeLeft } from "./timer.js";
 
 /** What the line says: `text`, whether it is the viewer's turn (`myTurn`), whether it concerns
@@ -12,10 +12,11 @@ export function statusOf(scene) {
   const me = scene.mySeat;
   const myTurn = me != null && toAct.includes(me) && legal.length > 0;
   let text;
-  if (closedBy(msg)) text = "Table fermée par l'administration.";
+  if (closedBy(msg)) text = `${closedTitle(closedBy(msg))}.`;
   else if (msg.over) text = "Partie terminée.";
   else if (myTurn) text = scene.renderer.prompt?.(v, legal, scene) || "À vous de jouer !";
   else if (legal.length) text = "Vous pouvez intervenir.";
+  else if (me != null && toAct.includes(me) && scene.seats[me]?.away) text = "Un robot joue pour vous…";
   else if (toAct.length) text = `${toAct.map(scene.name).join(", ")} ${toAct.length > 1 ? "réfléchissent" : "réfléchit"}…`;
   else text = "";
   // The others' turns are for the eyes only: said aloud, each robot's move would drown what

@@ -39,12 +39,22 @@ export function timeLeft(deadline, turnSeconds) {
   return [said, bar];
 }
 
-/** Ticks the seconds of every timer under `root`; returns the function that stops it. */
+/** How long a person has been away, in words: "absent depuis 2 min". */
+export function absentFor(since, now = Date.now()) {
+  const secs = Math.max(0, Math.floor((now - Date.parse(since)) / 1000));
+  if (secs < 60) return `${secs} s`;
+  if (secs < 3600) return `${Math.floor(secs / 60)} min`;
+  return `${Math.floor(secs / 3600)} h ${String(Math.floor((secs % 3600) / 60)).padStart(2, "0")}`;
+}
+
+/** Ticks the seconds of every timer under `root`, and how long each absent person has been
+ * away; returns the function that stops it. */
 export function tickSeconds(root) {
   const ticker = setInterval(() => {
     for (const el of root.querySelectorAll(".secs[data-end]")) {
       el.textContent = `${Math.max(0, Math.ceil((Number(el.dataset.end) - Date.now()) / 1000))} s`;
     }
+    for (const el of root.querySelectorAll(".absent-for[data-since]")) el.textContent = absentFor(el.dataset.since);
   }, 250);
   return () => clearInterval(ticker);
 }

@@ -6,6 +6,7 @@
 // journal (only new lines: a live region).
 
 import { analyse } from "../actions.js";
+import { backEl } from "../cards.js";
 import { TurnAlert } from "./alert.js";
 import { h, replace } from "../dom.js";
 import { feltParts } from "./felt.js";
@@ -14,16 +15,19 @@ import { feltHeader } from "./header.js";
 import { appendJournal } from "./journal.js";
 import { fitHand, handCards, handKey, handLabel, spectatorNote } from "./hand.js";
 import { closedPanel, outcomePanel } from "./outcome.js";
-import { panelControls, panelKey } from "./panel.js";
-import { closedBy, sceneOf } from "./scene.js";
+import { panelControls, panelKey, standInPanel } from "./panel.js";
+import { closedBy, closedTitle, sceneOf } from "./scene.js";
 import { scoresParts, sheetParts } from "./scores.js";
-import { ONE_CLICK } from "./state.js";
+import { ONE_CLICK, forgetDealEnd } from "./state.js";
 import { statusOf, statusParts } from "./status.js";
 import { tickSeconds } from "./timer.js";
 import { waitingRoom } from "./waiting.js";
 
 /** How long a card takes from a seat (or the hand) to the felt, and a trick to its winner. */
 const MOVE_MS = 380;
+// events that put cards on the discard pile, and those that take one from a pile
+const PUT_DOWN = new Set(["play", "discard", "replace", "take", "speed"]);
+const TAKEN = new Set(["draw", "penalty"]);
 const GATHER_MS = 420;
 
 function reducedMotion() {
@@ -104,7 +108,18 @@ export class TableView {
       }),
       " notification quand c'est à vous");
     this.overlay = h("div.overlay", { id: "result", hidden: true });
-    const side = h("aside.side", this.scores, this.sheet, logBox, h("div.settings", settings, sound, notify));
+    this.chatSlot = h("div.chat-slot");
+    // leaving a running game: a robot plays on for the player, who may come back
+    this.quit = h("button.btn.small.quit", {
+      type: "button",
+      id: "quit-table",
+      hidden: true,
+      onclick: () => {
+        const ok = window.confirm("Quitter la table ? Un robot jouera à votre place ; vous pourrez la reprendre depuis le salon ou le lien de la table.");
+        if (ok) this.actions.leaveGame();
+      },
+    }, "Quitter la table");
+    const side = h("aside.side", this.scores, this.sheet, this.chatSlot, logBox, h("div.settings", settings, sound, notify, this.quit));
     this.page = h("div.table-page", { id: "table" }, h("div.play", this.felt, meZone, this.overlay), side);
     replace(root, this.page);
     document.getElementById("crumb").textContent = `Table ${tableId}`;
@@ -113,6 +128,11 @@ export class TableView {
     this.onResize = () => fitHand(this.hand);
     window.addEventListener("resize", this.onResize);
     this.stopTicking = tickSeconds(this.page);
+  }
+
+  /** The table's chat box (js/chat.js), in the side column. */
+  addChat(el) {
+    replace(this.chatSlot, el);
   }
 
   stop() {
@@ -159,6 +179,7 @@ export class TableView {
     page.dataset.refused = String(S.refused);
     page.dataset.tricks = Array.isArray(v?.tricks_won) ? String(v.tricks_won.reduce((a, b) => a + b, 0)) : "";
     page.dataset.closed = closedBy(msg) ? "1" : "0";
+    page.dataset.behind = msg?.behind != null ? String(msg.behind) : "";
     this.alert.update({ mine: c.legal.length > 0, deadline: msg?.deadline ?? null, tableName: `Table ${this.tableId}` });
     if (!v) {
       this.drawWithoutGame(c);
@@ -173,8 +194,13 @@ export class TableView {
         this.draw();
       },
       onGather: () => this.actions.gather?.(),
+      onCloseDealEnd: () => {
+        forgetDealEnd(S);
+        this.draw();
+      },
     }));
     this.slideCards(c);
+    this.movePiles(c, msg);
     this.drawMe(c);
     this.drawSide(c);
     this.drawOutcome(c);
@@ -218,6 +244,71 @@ export class TableView {
         easing: "cubic-bezier(.2,.7,.3,1)",
       });
     }
+  }
+
+  /** The piles' cards move (Contrecarte, yaniv, freeze), once per state: the cards now on the
+   * discard pile slide in from the seat that put them there (the player's own from the card
+   * clicked), a drawn card (or a penalty) flies face down from its pile to the seat or the hand
+   * that took it, and a new deal sends a card to every seat. */
+  movePiles(c, msg) {
+    const key = msg ? `${msg.info?.game_no ?? ""}:${msg.version}` : null;
+    if (key === this.pileKey) return;
+    const first = this.pileKey == null;
+    this.pileKey = key;
+    const discard = this.felt.querySelector("#discard");
+    if (first || !msg || !discard || reducedMotion() || typeof Element.prototype.animate !== "function") return;
+    const place = (seat) => (seat === c.mySeat ? this.hand : this.felt.querySelector(`.seat[data-seat="${seat}"]`));
+    let flights = 0;
+    // a draw is told twice to the one who drew (everyone's line, and their own with the cards)
+    const taken = new Set();
+    for (const e of Array.isArray(msg.events) ? msg.events : []) {
+      if (typeof e.seat !== "number") continue;
+      if (TAKEN.has(e.type)) {
+        if (taken.has(`${e.type}:${e.seat}`)) continue;
+        taken.add(`${e.type}:${e.seat}`);
+      }
+      if (PUT_DOWN.has(e.type) && !(e.type === "speed" && !e.good)) {
+        const fromEl = place(e.seat);
+        if (!fromEl) continue;
+        const mine = e.seat === c.mySeat && this.played?.at;
+        const from = mine ? this.played.at : centreOf(fromEl);
+        for (const el of discard.querySelectorAll(".card")) {
+          const to = centreOf(el);
+          el.animate([{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px)` }, { transform: "none" }], {
+            duration: MOVE_MS,
+            easing: "cubic-bezier(.2,.7,.3,1)",
+          });
+        }
+      } else if (TAKEN.has(e.type)) {
+        const pile = e.from === "discard" && e.type === "draw" ? discard : this.felt.querySelector("#stock");
+        const toEl = place(e.seat);
+        const count = Math.min(3, Number(e.count) || (Array.isArray(e.cards) ? e.cards.length : 1) || 1);
+        for (let i = 0; i < count && pile && toEl; i++) this.fly(pile, toEl, c.kind, (flights++) * 90);
+      } else if (e.type === "deal") {
+        const stock = this.felt.querySelector("#stock") ?? discard;
+        for (let seat = 0; seat < c.n; seat++) {
+          const toEl = place(seat);
+          if (toEl) this.fly(stock, toEl, c.kind, (flights++) * 70);
+        }
+      }
+    }
+  }
+
+  /** A face-down card from ``fromEl`` to ``toEl`` over the page, removed once there. */
+  fly(fromEl, toEl, kind, delay) {
+    const from = centreOf(fromEl);
+    const to = centreOf(toEl);
+    const card = backEl(kind);
+    card.classList.add("flying");
+    card.setAttribute("aria-hidden", "true");
+    card.style.left = `${from.x}px`;
+    card.style.top = `${from.y}px`;
+    document.body.append(card);
+    const a = card.animate([
+      { transform: "translate(-50%, -50%)", opacity: 1 },
+      { transform: `translate(calc(-50% + ${to.x - from.x}px), calc(-50% + ${to.y - from.y}px)) scale(.8)`, opacity: 0.6 },
+    ], { duration: MOVE_MS, delay, easing: "ease-in-out", fill: "backwards" });
+    a.finished.catch(() => {}).then(() => card.remove());
   }
 
   /** The trick held on the felt goes to its winner's seat; resolves once it is there. */
@@ -267,7 +358,7 @@ export class TableView {
         feltHeader(c, { notice: S.notice }),
         waitingRoom(c, {
           isCreator: Boolean(S.info?.creator && String(S.info.creator.id) === String(this.player.id)),
-          link: `${location.origin}${location.pathname}#/table/${this.tableId}`,
+          link: `${location.origin}${location.pathname}#/table/${this.tableId}${S.info?.invitation ? `?invitation=${encodeURIComponent(S.info.invitation)}` : ""}`,
           onJoin: (seat) => this.actions.join(seat),
           onLeave: () => this.actions.leaveSeat(),
           onStart: () => this.actions.startGame(true),
@@ -277,7 +368,7 @@ export class TableView {
     this.hand.replaceChildren();
     this.handKey = null;
     this.statusKey = null;
-    if (closed) replace(this.status, h("span", "Table fermée par l'administration."));
+    if (closed) replace(this.status, h("span", `${closedTitle(closed)}.`));
     else this.status.replaceChildren();
     this.overlay.hidden = true;
     this.drawSide(c);
@@ -298,14 +389,18 @@ export class TableView {
     this.status.classList.toggle("mine", c.legal.length > 0);
     this.focus.keep();
 
-    const key = panelKey(c, S);
+    // a robot plays for the viewer (they left, or the timer played for them too often): the
+    // bar offers the seat back instead of moves
+    const away = c.mySeat != null && !c.msg?.over ? c.seats[c.mySeat]?.away : null;
+    const key = away ? JSON.stringify(["away", away]) : panelKey(c, S);
     if (key !== this.panelKey) {
       this.panelKey = key;
-      replace(this.panel, panelControls(c, model, S));
+      replace(this.panel, away ? standInPanel(away, () => this.actions.takeBack()) : panelControls(c, model, S));
     }
+    this.quit.hidden = !(c.mySeat != null && S.info?.status === "playing" && !away);
 
     if (c.mySeat == null || v.hand == null) {
-      replace(this.hand, spectatorNote());
+      replace(this.hand, spectatorNote(S.msg?.behind));
       this.hand.classList.add("spect");
       this.handKey = null;
       return;

@@ -1,7 +1,8 @@
 // Before the start: the seats (free ones to sit at), "Quitter la table", "Démarrer avec des
-// robots" for the creator, and the link to invite friends.
+// robots" for the creator, and the link to invite friends (a private table's carries its
+// invitation code: without it the table stays unknown), with a button that copies it.
 
-import { h } from "../dom.js";
+import { h, toast } from "../dom.js";
 import { botIcon } from "../icons.js";
 import { gameTitle } from "../lobby.js";
 
@@ -32,5 +33,38 @@ export function waitingRoom(scene, { isCreator = false, link = "", onJoin, onLea
     h("ul.wait-seats", rows),
     st === "waiting" && empty ? h("p.muted.small", `La partie commence dès que ${empty === 1 ? "la dernière place est prise" : `les ${empty} places libres sont prises`}.`) : null,
     h("div.row", buttons),
-    st === "waiting" ? h("p.muted.small", "Invitez vos amis avec ce lien : ", h("code", link)) : null);
+    st === "waiting" ? invite(link, Boolean(info?.private)) : null);
+}
+
+/** The invitation link, selectable, and "Copier le lien". */
+function invite(link, secret) {
+  const field = h("input.invite-link", {
+    id: "invite-link",
+    type: "text",
+    readonly: true,
+    value: link,
+    "aria-label": "Lien d'invitation",
+    onfocus: (ev) => ev.target.select(),
+  });
+  const copy = h("button.btn.small", {
+    type: "button",
+    id: "copy-link",
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+      } catch {
+        // no clipboard (an insecure origin, a refusal): the link is selected, to copy by hand
+        field.focus();
+        field.select();
+        toast("Copiez le lien sélectionné (Ctrl+C).");
+        return;
+      }
+      toast("Lien copié : envoyez-le à vos invités.");
+    },
+  }, "Copier le lien");
+  return h("div.invite",
+    h("p.muted.small", secret
+      ? "Table privée : seules les personnes qui ont ce lien peuvent la voir et s'y asseoir."
+      : "Invitez vos amis avec ce lien :"),
+    h("div.row.nowrap", field, copy));
 }
