@@ -5,11 +5,12 @@ Every deal is played twice on the same cards, so that the luck of the deal cance
 - team games (belote, contrée): the first level's team sits at seats {0, 2}, then, on the same
   deal, at {1, 3}; a deal's figure is the first level's team score minus the other team's, the
   mean of the two plays;
-- the others (tarot at 3/4/5, barbu, motton, yaniv): one seat of the
+- the others (tarot at 3/4/5, barbu, motton, yaniv, Contrecarte, freeze): one seat of the
   first level (seat ``k mod n`` for deal ``k``) among seats of the second level, and the same deal
   with the second level in every seat; a deal's figure is that seat's points in the first play
   minus its points in the second (tarot: its share; barbu: minus the points it took; motton: its
-  round score; yaniv: the others' mean points minus its own).
+  round score; yaniv and freeze: the others' mean points minus its own; Contrecarte: 1 for a
+  win).
 
 With ``--partner`` (belote, contrée) the first level sits at one seat (``k mod 4``) with a
 partner and two opponents of the second level, and the same deal is played again by the second
@@ -24,7 +25,7 @@ the taker's side; motton: bids made exactly), and the first level's decision CPU
 (deal ``k`` is round ``k mod 5``, ``k mod 20``, ``k mod 3``; the rounds before it are played by
 the débutant).
 
-    .venv/bin/python bench/robots.py --deals 2000                       # the issue's figures
+    .venv/bin/python bench/robots.py --deals 2000 --jobs 2              # the issue's figures
     .venv/bin/python bench/robots.py --games belote,tarot4 --deals 200 --worlds 8
 """
 
@@ -35,6 +36,7 @@ import math
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +66,8 @@ SPECS: dict[str, Spec] = {
     "barbu": Spec("barbu", 4, rounds=5),
     "motton": Spec("motton", 4, rounds=20),
     "yaniv": Spec("yaniv", 4, rounds=3, max_moves=300),
+    "contrecarte": Spec("contrecarte", 4),
+    "freeze": Spec("freeze", 4, rounds=5),
 }
 TRICK_GAMES = ("belote", "contree", "tarot3", "tarot4", "tarot5", "barbu", "motton")
 
@@ -95,6 +99,16 @@ def _deal_result(spec: Spec, event: Event, players: int) -> Played:
         # each for themselves, the lowest total wins: a round's worth is the others' points
         # against the seat's own
         pts = event["points"]
+        return Played(
+            [sum(pts) / (players - 1) - pts[s] * players / (players - 1) for s in range(players)]
+        )
+    if spec.game == "contrecarte":
+        # one game is one deal: a win is worth 1
+        return Played([float(x) for x in event["scores"]])
+    if spec.game == "freeze":
+        # the lowest total wins: a round's worth is the others' mean score (the freezer's bet
+        # counted) minus the seat's
+        pts = event["scores"]
         return Played(
             [sum(pts) / (players - 1) - pts[s] * players / (players - 1) for s in range(players)]
         )
@@ -172,6 +186,16 @@ class Tally:
     times: list[float] = field(default_factory=list)
     #: deals left out: one of their plays did not end
     endless: int = 0
+
+    def merge(self, other: Tally) -> None:
+        self.figures += other.figures
+        self.times += other.times
+        self.endless += other.endless
+        for level, (plays, took, made) in other.taken.items():
+            row = self.taken.setdefault(level, [0, 0, 0])
+            row[0] += plays
+            row[1] += took
+            row[2] += made
 
     def count(self, level: str, took: bool, made: bool, chances: int = 1) -> None:
         row = self.taken.setdefault(level, [0, 0, 0])
@@ -261,6 +285,18 @@ def report(name: str, first: str, second: str, tally: Tally) -> str:
     return "  ".join(parts)
 
 
+def run(
+    name: str, deals: range, first: str, second: str, budget: Budget, partner: bool
+) -> tuple[Tally, float]:
+    """One worker's share of a game's deals, and the CPU time it took."""
+    spec = SPECS[name]
+    tally = Tally()
+    cpu = time.process_time()
+    for k in deals:
+        duplicate(spec, k, first, second, budget, tally, partner)
+    return tally, time.process_time() - cpu
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -277,6 +313,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="team games: the first level as the partner of the second, against the second alone",
     )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="worker processes sharing a game's deals"
+    )
     args = parser.parse_args(argv)
     first, second = args.levels.split(",")
     if first not in LEVELS or second not in LEVELS:
@@ -284,14 +323,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     budget = Budget(worlds=args.worlds)
     match = f"{first} partnering {second}" if args.partner else f"{first} against {second}"
     print(f"# {match}, {args.worlds} worlds a decision, deals from {args.first_deal}")
-    for name in args.games.split(","):
-        spec = SPECS[name]
-        tally = Tally()
-        cpu = time.process_time()
-        for k in range(args.first_deal, args.first_deal + args.deals):
-            duplicate(spec, k, first, second, budget, tally, args.partner)
-        print(report(name, first, second, tally), f"cpu {time.process_time() - cpu:.0f} s")
-        sys.stdout.flush()
+    deals = range(args.first_deal, args.first_deal + args.deals)
+    # deals are dealt to the workers in turn, so each gets its share of every match round;
+    # the figures do not depend on the number of workers (each deal is seeded by its number)
+    shares = [deals[j :: args.jobs] for j in range(args.jobs)]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for name in args.games.split(","):
+            tally, cpu = Tally(), 0.0
+            for part, seconds in pool.map(
+                run,
+                [name] * args.jobs,
+                shares,
+                [first] * args.jobs,
+                [second] * args.jobs,
+                [budget] * args.jobs,
+                [args.partner] * args.jobs,
+            ):
+                tally.merge(part)
+                cpu += seconds
+            print(report(name, first, second, tally), f"cpu {cpu:.0f} s")
+            sys.stdout.flush()
     return 0
 
 

@@ -15,7 +15,7 @@ end the search early, after at least one world.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,23 @@ YANIV = yaniv.YanivAdapter()
 #: (bench/robots.py, 1,998 duplicate deals, 8 worlds: -0.20 ± 0.33 points a round against the
 #: others' mean), so the confirmé calls as the débutant does
 YANIV_CALL_SEARCH = False
+
+#: the confirmé's own policy at the games without a trick search: it reads the seat's view,
+#: legal moves and seen events (never the state) and returns a move, or None to play as the
+#: débutant there
+Policy = Callable[
+    [
+        Game,
+        Mapping[str, Any],
+        Sequence[Action],
+        Sequence[Event],
+        random.Random,
+        "Budget",
+        Stop | None,
+    ],
+    Action | None,
+]
+POLICIES: dict[str, Policy] = {}
 
 DEBUTANT = "debutant"
 CONFIRME = "confirme"
@@ -109,6 +126,9 @@ def think(
     stop: Stop | None = None,
 ) -> Action | None:
     """The confirmé's choice from what the seat knows, or None to play as the débutant."""
+    policy = POLICIES.get(game.name)
+    if policy is not None:
+        return policy(game, view, legal, events, rng, budget, stop)
     if game.name == "tarot" and view.get("phase") == "ecart":
         return tarot_ecart(view["hand"], legal)
     if game.name == "yaniv" and YANIV_CALL_SEARCH:
