@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tablee import bots
+from tablee.bots import contrecarte as cc_bot
 from tablee.bots import levels
 from tablee.bots.contree_bids import contree_score
 from tablee.bots.knowledge import Knowledge, Place, knowledge, sample
@@ -549,3 +550,110 @@ def test_both_levels_play_every_variant_with_legal_moves(case: tuple[str, dict[s
         assert "play" in types
         if options.get("choice"):
             assert "choose" in types  # the first round's dealer chose its contract
+
+
+# -- Contrecarte: the confirmé's own policy --------------------------------------------------------
+
+CONTRECARTE_CASES = [("contrecarte", 2, {}), ("contrecarte", 4, {}), ("contrecarte", 6, {})]
+CONTRECARTE_IDS = [f"{g}-{n}p" for g, n, _ in CONTRECARTE_CASES]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONTRECARTE_CASES, ids=CONTRECARTE_IDS)
+def test_a_contrecarte_confirme_decides_only_with_what_its_seat_may_know(
+    name: str, players: int, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the robot searches only near the end of the game: here, at every move, so that the twins
+    # test its worlds and not the débutant it falls back on
+    monkeypatch.setattr(cc_bot, "CLOSE", 99)
+    test_a_confirme_decides_only_with_what_its_seat_may_know(name, players, options, monkeypatch)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONTRECARTE_CASES, ids=CONTRECARTE_IDS)
+def test_a_table_of_contrecarte_confirmes_plays_a_game_to_its_end(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    test_a_table_of_confirmes_plays_a_deal_to_its_end(name, players, options)
+
+
+def test_what_a_contrecarte_robot_knows_of_the_pile_and_the_hands_is_true() -> None:
+    """The unseen cards are exactly the others' hands, the stock and the pile's unnamed bottom;
+    and at a table playing the table's move, a seat never holds a card it showed it lacked (nor
+    more of them than it drew since)."""
+    game = get_game("contrecarte")
+    lacking = 0
+    for seed in range(6):
+        state = game.new(players=4, seed=seed)
+        events: list[Event] = []
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            know = cc_bot.read(game.view(state, seat), visible_events(events, seat))
+            assert know is not None
+            hidden = [c for t, h in enumerate(state.hands) if t != seat for c in h]
+            hidden += [*state.stock, *state.discard[: know.pile.count(None)]]
+            assert Counter(know.unseen) == Counter(hidden)
+            assert [c for c in know.pile if c is not None] == list(
+                state.discard[know.pile.count(None) :]
+            )
+            for other, lacks in know.lacks.items():
+                hand = state.hands[other]
+                assert not any(c in lacks.hard for c in hand)
+                assert sum(c in lacks.soft for c in hand) <= max(0, lacks.free)
+                lacking += bool(lacks.hard)
+            state, more = game.apply(state, seat, game.auto_action(state, seat))
+            events += more
+    assert lacking > 50
+
+
+def _contrecarte(
+    hands: list[list[str]], top: str, announced: tuple[bool, ...] | None = None
+) -> tuple[Game, Any]:
+    game = get_game("contrecarte")
+    data = game.to_json(game.new(players=len(hands), seed=5))
+    used = Counter(c for h in hands for c in h) + Counter([top])
+    stock = list((Counter(game.deck(len(hands))) - used).elements())
+    data.update(
+        hands=hands,
+        stock=stock,
+        discard=[top],
+        color=top[0],
+        turn=0,
+        phase="play",
+        drawn=None,
+        announced=list(announced or (False,) * len(hands)),
+    )
+    return game, game.from_json(data)
+
+
+def test_a_contrecarte_confirme_keeps_its_joker_to_finish() -> None:
+    """With a red card and a joker left on a red top, the red card goes first, with "Carte !":
+    the joker then goes on anything."""
+    game, state = _contrecarte([["W", "R5"], ["B1", "B2", "B3"], ["G1", "G2"], ["Y1", "Y2"]], "R7")
+    move = decide(game, state, 0, [], level=CONFIRME, seed=3, budget=SMALL)
+    assert move == {"type": "play", "card": "R5", "announce": True}
+
+
+def test_a_contrecarte_confirme_hits_the_next_seat_on_its_last_card() -> None:
+    """The next seat holds one card: a +2 makes it draw and skips it, where the débutant lays
+    the first red card of its hand and lets it play its last."""
+    hands = [["R5", "R+2", "B4", "G6"], ["R9"], ["G1", "G2", "G3"], ["Y1", "Y2", "Y3"]]
+    game, state = _contrecarte(hands, "R7", (False, True, False, False))
+    assert decide(game, state, 0, [], level=DEBUTANT)["card"] == "R5"
+    move = decide(game, state, 0, [], level=CONFIRME, seed=3, budget=SMALL)
+    assert move == {"type": "play", "card": "R+2"}
+
+
+def test_a_contrecarte_confirme_accepts_a_plus_four() -> None:
+    """Nothing the seat sees tells an illegal +4: it accepts, as the débutant does."""
+    game = get_game("contrecarte")
+    for seed in range(40):
+        state = game.new(players=4, seed=seed)
+        events: list[Event] = []
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            if game.view(state, seat)["pending"] is not None:
+                move = decide(game, state, seat, events, level=CONFIRME, seed=1, budget=SMALL)
+                assert move == {"type": "accept"}
+                return
+            state, more = game.apply(state, seat, game.auto_action(state, seat))
+            events += more
+    raise AssertionError("no +4 was played")

@@ -21,7 +21,7 @@ from typing import Any
 
 from tablee.engine import Action, Event, Game, IllegalAction, visible_events
 
-from . import play, yaniv
+from . import contrecarte, play, yaniv
 from .contree_bids import choose_bid
 from .search import Stop, pimc
 from .tricks import ADAPTERS, BeloteAdapter, tarot_ecart
@@ -152,3 +152,6 @@ def think(
         assert isinstance(adapter, BeloteAdapter)
         return choose_bid(game, adapter, view, legal, know, rng, count, stop)
     return pimc(game, adapter, view, legal, know, rng, count, stop)
+
+
+POLICIES["contrecarte"] = contrecarte.decide
