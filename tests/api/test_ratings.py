@@ -32,8 +32,10 @@ async def _play(srv: Server, table_id: int, people: dict[int, Any]) -> dict[str,
     raise AssertionError("the game did not end")
 
 
-def play(srv: Server, table_id: int, players: list[Player]) -> dict[str, Any]:
-    table = srv.client.get(f"/api/tables/{table_id}").json()
+def play(
+    srv: Server, table_id: int, players: list[Player], invitation: str | None = None
+) -> dict[str, Any]:
+    table = srv.client.get(f"/api/tables/{table_id}", params={"invitation": invitation}).json()
     store = srv.app.state.store
     people = {}
     for s in table["seats"]:
@@ -180,3 +182,31 @@ def _winners(srv: Server, table_id: int) -> list[int]:
     results = srv.client.get(f"/api/tables/{table_id}/results").json()
     winners: list[int] = results["games"][0]["outcome"]["winners"]
     return winners
+
+
+def test_a_private_tables_game_counts_on_the_profile_without_naming_the_table(
+    sqlite_db: Database,
+) -> None:
+    """A player's page is public; a private table is not: its games are counted and rated,
+    but neither the table's number nor a link to it is shown (they would lead past the
+    invitation)."""
+    with Server(sqlite_db, bot_delay_seconds=0) as srv:
+        names = ["Anne", "Bruno", "Chloé", "Denis"]
+        players = [srv.player(n) for n in names]
+        table = srv.create_table(players[0], game="belote", players=4, private=True)
+        for p in players[1:]:
+            r = srv.post(
+                f"/api/tables/{table['id']}/join", p, json={"invitation": table["invitation"]}
+            )
+            assert r.status_code == 200, r.text
+        play(srv, table["id"], players, table["invitation"])
+        r = srv.client.get("/api/profiles/Anne")
+        assert r.status_code == 200, r.text
+        page = r.json()
+        assert page["games"][0]["played"] == 1 and page["games"][0]["rating"]["rated"] == 1
+        (game,) = page["last_games"]
+        assert game["private"] and game["table_id"] is None and game["results"] is None
+        assert game["game_no"] is None and game["game"] == "belote"
+        (point,) = page["history"]
+        assert point["table_id"] is None and point["game_no"] is None
+        assert f'"table_id":{table["id"]}' not in r.text.replace(" ", "")

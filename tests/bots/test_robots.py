@@ -39,6 +39,11 @@ CASES = [
     ("motton", 5, {"blind": True}),
 ]
 IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in CASES]
+#: the games whose confirmé is a policy of its own (``levels.POLICIES``), not a trick search
+POLICY_CASES = [
+    ("freeze", 4, {}),
+]
+POLICY_IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in POLICY_CASES]
 
 
 def moments(
@@ -319,7 +324,7 @@ def secrecy_cases(
                 yield game, state, seat, events, twins
 
 
-@pytest.mark.parametrize(("name", "players", "options"), CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "players", "options"), CASES + POLICY_CASES, ids=IDS + POLICY_IDS)
 def test_a_confirme_decides_only_with_what_its_seat_may_know(
     name: str, players: int, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -403,7 +408,7 @@ def test_a_confirme_without_the_deals_events_plays_as_the_debutant() -> None:
     raise AssertionError("no trick was played")
 
 
-@pytest.mark.parametrize(("name", "players", "options"), CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "players", "options"), CASES + POLICY_CASES, ids=IDS + POLICY_IDS)
 def test_a_table_of_confirmes_plays_a_deal_to_its_end(
     name: str, players: int, options: dict[str, Any]
 ) -> None:

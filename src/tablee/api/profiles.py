@@ -44,10 +44,14 @@ class GameStats(BaseModel):
     rating: RatingOut | None
 
 
+#: a private table's games are counted on a player's page, but not named
+_UNNAMED = "null for a private table's game (its number would lead past the invitation)"
+
+
 class HistoryPoint(BaseModel):
     game: str
-    table_id: int
-    game_no: int
+    table_id: int | None = Field(description=_UNNAMED)
+    game_no: int | None = Field(description=_UNNAMED)
     at: str
     mu: float
     sigma: float
@@ -56,15 +60,16 @@ class HistoryPoint(BaseModel):
 
 
 class LastGame(BaseModel):
-    table_id: int
-    game_no: int
+    table_id: int | None = Field(description=_UNNAMED)
+    game_no: int | None = Field(description=_UNNAMED)
+    private: bool = Field(description="played at a private table")
     game: str
     finished_at: str
     seat: int
     won: bool
     score: float | None
     rated: bool
-    results: str = Field(description="the table's results (REST)")
+    results: str | None = Field(description="the table's results (REST); null: private")
 
 
 class Profile(BaseModel):
@@ -105,7 +110,7 @@ async def profile(
     if found is None:
         raise HTTPException(404, f"Aucun joueur ne s'appelle « {name} ».")
     for g in found["last_games"]:
-        g["results"] = f"/api/tables/{g['table_id']}/results"
+        g["results"] = None if g["private"] else f"/api/tables/{g['table_id']}/results"
     return found
 
 

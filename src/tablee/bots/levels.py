@@ -21,7 +21,7 @@ from typing import Any
 
 from tablee.engine import Action, Event, Game, IllegalAction, visible_events
 
-from . import contrecarte, play, yaniv
+from . import contrecarte, freeze, play, yaniv
 from .contree_bids import choose_bid
 from .search import Stop, pimc
 from .tricks import ADAPTERS, BeloteAdapter, tarot_ecart
@@ -48,6 +48,11 @@ Policy = Callable[
     Action | None,
 ]
 POLICIES: dict[str, Policy] = {}
+#: freeze: expected points from what the seat knows (``freeze.py``)
+POLICIES["freeze"] = freeze.decide
+#: Contrecarte: near the end of the game, play-outs on worlds of what the seat knows
+#: (``contrecarte.py``)
+POLICIES["contrecarte"] = contrecarte.decide
 
 DEBUTANT = "debutant"
 CONFIRME = "confirme"
@@ -152,6 +157,3 @@ def think(
         assert isinstance(adapter, BeloteAdapter)
         return choose_bid(game, adapter, view, legal, know, rng, count, stop)
     return pimc(game, adapter, view, legal, know, rng, count, stop)
-
-
-POLICIES["contrecarte"] = contrecarte.decide

@@ -67,7 +67,6 @@ class Game(Protocol):
     @property
     def max_players(self) -> int: ...
 
-
     def new(
         self,
         players: int,
@@ -148,9 +147,7 @@ class BaseGame(ABC, Generic[S]):
         ``options["first_dealer"]`` is the first deal's dealer (a seat, never ``None``)."""
 
     @staticmethod
-    def first_cards(
-        deck: Sequence[str] | None, full: Sequence[str], seed: int | str
-    ) -> list[str]:
+    def first_cards(deck: Sequence[str] | None, full: Sequence[str], seed: int | str) -> list[str]:
         """The cards of the first deal: a stacked ``deck`` checked to hold exactly the ``full``
         deck's cards, else the full deck shuffled from the seed for deal 1."""
         if deck is None:

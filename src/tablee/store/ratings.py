@@ -207,7 +207,8 @@ class RatingStore:
 
     async def profile(self, player_id: int, last: int) -> dict[str, Any]:
         """Games played and won per game, the ratings, their history (oldest first) and the
-        ``last`` games finished (newest first)."""
+        ``last`` games finished (newest first). A private table's games count, but the page is
+        public: their table is not named (its number would lead past the invitation)."""
         won = func.sum(cast(m.ResultSeat.won, Integer))
         async with self.store.session() as s:
             per_game = (
@@ -230,20 +231,28 @@ class RatingStore:
                 ).all()
             }
             history = (
-                await s.scalars(
-                    select(m.RatingChange)
+                await s.execute(
+                    select(m.RatingChange, m.Table.private)
+                    .join(m.Table, m.Table.id == m.RatingChange.table_id)
                     .where(m.RatingChange.player_id == player_id)
                     .order_by(m.RatingChange.at, m.RatingChange.table_id, m.RatingChange.game_no)
                 )
             ).all()
             games = (
                 await s.execute(
-                    select(m.Result, m.ResultSeat.seat, m.ResultSeat.won, m.ResultSeat.score)
+                    select(
+                        m.Result,
+                        m.ResultSeat.seat,
+                        m.ResultSeat.won,
+                        m.ResultSeat.score,
+                        m.Table.private,
+                    )
                     .join(
                         m.ResultSeat,
                         (m.ResultSeat.table_id == m.Result.table_id)
                         & (m.ResultSeat.game_no == m.Result.game_no),
                     )
+                    .join(m.Table, m.Table.id == m.Result.table_id)
                     .where(m.ResultSeat.player_id == player_id)
                     .order_by(m.Result.finished_at.desc(), m.Result.table_id.desc())
                     .limit(last)
@@ -264,20 +273,21 @@ class RatingStore:
             "history": [
                 {
                     "game": h.game,
-                    "table_id": h.table_id,
-                    "game_no": h.game_no,
+                    "table_id": None if private else h.table_id,
+                    "game_no": None if private else h.game_no,
                     "at": h.at.isoformat(),
                     "mu": h.mu_after,
                     "sigma": h.sigma_after,
                     "ordinal": h.mu_after - 3 * h.sigma_after,
                     "change": (h.mu_after - 3 * h.sigma_after) - (h.mu_before - 3 * h.sigma_before),
                 }
-                for h in history
+                for h, private in history
             ],
             "last_games": [
                 {
-                    "table_id": r.table_id,
-                    "game_no": r.game_no,
+                    "table_id": None if private else r.table_id,
+                    "game_no": None if private else r.game_no,
+                    "private": bool(private),
                     "game": r.game,
                     "finished_at": r.finished_at.isoformat(),
                     "seat": seat,
@@ -285,7 +295,7 @@ class RatingStore:
                     "score": score,
                     "rated": r.rated,
                 }
-                for r, seat, won_, score in games
+                for r, seat, won_, score, private in games
             ],
         }
 

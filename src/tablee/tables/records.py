@@ -105,9 +105,7 @@ class TableRecord:
         return (
             self.invitation is not None
             and invitation is not None
-            and hmac.compare_digest(
-                invitation.encode("utf-8", "replace"), self.invitation.encode()
-            )
+            and hmac.compare_digest(invitation.encode("utf-8", "replace"), self.invitation.encode())
         )
 
     def seat_of(self, player_id: int) -> int | None:

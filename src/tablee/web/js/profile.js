@@ -74,10 +74,15 @@ function page(p) {
     h("td.num", String(g.won)),
     h("td.num", g.rating ? fmt(g.rating.ordinal) : "–"),
     h("td.num", g.rating ? String(g.rating.rated) : "0")));
-  const last = p.last_games.map((g) => h("li", { dataset: { table: g.table_id } },
-    h("a", { href: `#/table/${g.table_id}` }, `${gameTitle(g.game)}, table ${g.table_id}`),
-    ` — ${new Date(g.finished_at).toLocaleString("fr-FR")} — ${g.won ? "gagnée" : "perdue"}${g.rated ? "" : " (amicale)"} — `,
-    h("a.replay-link", { href: `#/replay/${g.table_id}/${g.game_no}` }, "revoir")));
+  const last = p.last_games.map((g) => {
+    const said = ` — ${new Date(g.finished_at).toLocaleString("fr-FR")} — ${g.won ? "gagnée" : "perdue"}${g.rated ? "" : " (amicale)"}`;
+    // a private table's game: counted, never named nor linked (the page is public)
+    if (g.table_id == null) return h("li.private", `${gameTitle(g.game)}, table privée`, said);
+    return h("li", { dataset: { table: g.table_id } },
+      h("a", { href: `#/table/${g.table_id}` }, `${gameTitle(g.game)}, table ${g.table_id}`),
+      `${said} — `,
+      h("a.replay-link", { href: `#/replay/${g.table_id}/${g.game_no}` }, "revoir"));
+  });
   return h("div.profile", { id: "profile" },
     h("section.panel",
       h("h1", p.name),
