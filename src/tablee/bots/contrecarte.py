@@ -16,9 +16,14 @@ What the seat knows (from its view and the events it saw, never the state):
 A world deals the unseen cards to the other hands (the ones they lacked kept out, as far as the
 unseen cards allow), the stock and the pile's unnamed bottom. Each candidate move (every card that
 fits, a joker with each colour; or drawing; after a draw, playing the drawn card or passing) is
-applied in every world and the game played out to its end by the table's own move for every seat;
-a move's value is how often the seat wins. The deal is long but a play-out is cheap (a few tenths
-of a millisecond), so a world is played to the end, never cut short. Ties go to the table's move.
+applied in every world and the game played on by the table's own move for every seat, for at most
+``HORIZON`` moves: a win or a loss, else the seat's chance from the hands' sizes (``odds``).
+
+Where it searches: only near the end of the game (a hand of ``CLOSE`` cards or fewer). Before,
+the moves' chances differ by a few hundredths of a win, less than a few dozen play-outs can tell:
+picking the best mean there is picking at random (measured: far worse than the table's move). And
+even near the end it leaves the table's move only for a move whose gain over it, world by world,
+clears ``MARGIN`` standard errors.
 
 The contest window: the robot accepts, as the table's move does. A contest only pays against a
 +4 that was illegal, and nothing the seat sees tells it that: a seat that showed it lacked the
