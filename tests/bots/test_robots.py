@@ -38,6 +38,13 @@ CASES = [
     ("motton", 5, {"blind": True}),
 ]
 IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in CASES]
+#: the games whose confirmé is a policy of its own (``levels.POLICIES``), not a trick search
+POLICY_CASES = [
+    ("freeze", 4, {}),
+    ("yaniv", 4, {}),
+    ("yaniv", 3, {}),
+]
+POLICY_IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in POLICY_CASES]
 
 
 def moments(
@@ -318,7 +325,7 @@ def secrecy_cases(
                 yield game, state, seat, events, twins
 
 
-@pytest.mark.parametrize(("name", "players", "options"), CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "players", "options"), CASES + POLICY_CASES, ids=IDS + POLICY_IDS)
 def test_a_confirme_decides_only_with_what_its_seat_may_know(
     name: str, players: int, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -402,7 +409,7 @@ def test_a_confirme_without_the_deals_events_plays_as_the_debutant() -> None:
     raise AssertionError("no trick was played")
 
 
-@pytest.mark.parametrize(("name", "players", "options"), CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "players", "options"), CASES + POLICY_CASES, ids=IDS + POLICY_IDS)
 def test_a_table_of_confirmes_plays_a_deal_to_its_end(
     name: str, players: int, options: dict[str, Any]
 ) -> None:
@@ -515,25 +522,6 @@ def test_a_yaniv_robot_calls_from_what_its_seat_may_know() -> None:
             assert again == move
             checked += 1
     assert checked >= 10
-
-
-#: the games where the confirmé plays a policy of its own (``levels.POLICIES``)
-POLICY_CASES = [("yaniv", 4, {}), ("yaniv", 3, {})]
-POLICY_IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in POLICY_CASES]
-
-
-@pytest.mark.parametrize(("name", "players", "options"), POLICY_CASES, ids=POLICY_IDS)
-def test_a_confirme_policy_decides_only_with_what_its_seat_may_know(
-    name: str, players: int, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    test_a_confirme_decides_only_with_what_its_seat_may_know(name, players, options, monkeypatch)
-
-
-@pytest.mark.parametrize(("name", "players", "options"), POLICY_CASES, ids=POLICY_IDS)
-def test_a_table_of_confirmes_plays_a_policy_deal_to_its_end(
-    name: str, players: int, options: dict[str, Any]
-) -> None:
-    test_a_table_of_confirmes_plays_a_deal_to_its_end(name, players, options)
 
 
 def _yaniv_view(

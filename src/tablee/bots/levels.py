@@ -21,7 +21,7 @@ from typing import Any
 
 from tablee.engine import Action, Event, Game, IllegalAction, visible_events
 
-from . import play, yaniv
+from . import freeze, play, yaniv
 from .contree_bids import choose_bid
 from .search import Stop, pimc
 from .tricks import ADAPTERS, BeloteAdapter, tarot_ecart
@@ -44,6 +44,8 @@ Policy = Callable[
 POLICIES: dict[str, Policy] = {}
 #: yaniv: its discards, draws and call judged by what the seat has seen (``yaniv.py``)
 POLICIES["yaniv"] = yaniv.policy
+#: freeze: expected points from what the seat knows (``freeze.py``)
+POLICIES["freeze"] = freeze.decide
 
 DEBUTANT = "debutant"
 CONFIRME = "confirme"
