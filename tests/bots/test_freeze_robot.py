@@ -8,14 +8,16 @@ as line 0 (slots 0, 1) then line 1 (slots 0, 1), and knows line 1; the stock fol
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Any
 
 from tablee.bots import freeze, levels
 from tablee.bots.levels import CONFIRME, DEBUTANT, Budget, decide
 from tablee.cards import deck_52
-from tablee.engine import Action, Event
+from tablee.engine import Action, Event, visible_events
 from tablee.games import get_game
+from tablee.games.freeze import knows
 
 G = get_game("freeze")
 SMALL = Budget(worlds=3)
@@ -99,3 +101,43 @@ def test_a_jack_swaps_its_known_high_card_away() -> None:
     assert s.phase.value == "swap"
     move = confirme(s, 0, events)
     assert move["type"] == "swap" and (move["line"], move["slot"]) == (1, 0)
+
+
+def test_it_freezes_a_known_low_hand() -> None:
+    low = _knowing_all(("AS", "2S", "KH", "KD"))
+    assert confirme(low, 0, []) == {"type": "freeze"}
+
+
+def test_which_cards_their_holders_know_is_told_by_the_events() -> None:
+    """Followed through seeded rounds played half by the débutant, half at random (swaps,
+    speeds right and wrong, penalties): what the robot reads of who knows each card is true."""
+    rnd = random.Random(3)
+    checked = 0
+    for seed in range(6):
+        state = G.new(players=4, options={"rounds": 2}, seed=seed)
+        events: list[Event] = []
+        for _ in range(400):
+            if G.is_over(state):
+                break
+            seat = G.to_act(state)[0]
+            view = G.view(state, seat)
+            if view["phase"] == "turn":
+                tracked = freeze.owners_know(visible_events(events, seat), view)
+                assert tracked is not None
+                for s, lay in enumerate(state.layouts):
+                    for li, row in enumerate(lay):
+                        for sl, card in enumerate(row):
+                            assert tracked[0][s][li][sl] == knows(state.known[card], s)
+                            checked += 1
+            legal = G.legal_actions(state, seat)
+            speeds = [a for s in range(4) if s != seat for a in G.legal_actions(state, s)]
+            if speeds and rnd.random() < 0.1:
+                # an out-of-turn speed, right or wrong
+                who = next(s for s in range(4) if s != seat and G.legal_actions(state, s))
+                state, more = G.apply(state, who, rnd.choice(G.legal_actions(state, who)))
+            elif rnd.random() < 0.5:
+                state, more = G.apply(state, seat, rnd.choice(legal))
+            else:
+                state, more = G.apply(state, seat, decide(G, state, seat, events))
+            events += more
+    assert checked > 1000

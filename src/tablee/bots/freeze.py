@@ -21,6 +21,7 @@ It reads only the view (the cards its seat knows), its legal moves and the event
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -30,12 +31,12 @@ from tablee.games.freeze.rules import DECK, value
 
 from .search import Stop
 
-Row = list[str | None]
+Row = list[str]
 Lay = list[Row]
 
 #: the points the seat's next turns may still gain when it does not freeze now (tuned on the
 #: duplicate bench); fewer when little is left to improve
-FREEZE_MARGIN = 9.0
+FREEZE_MARGIN = 6.0
 #: how much an opponent's points drop in the one turn they play after a freeze
 LAST_TURN_GAIN = 1.0
 #: freeze bets dealt to weigh a freeze
@@ -59,41 +60,82 @@ def decide(
     seat = view.get("seat")
     if seat is None or view.get("phase") not in _PHASES:
         return None
-    seen = _Seen(view)
+    seen = _Seen(view, events)
     return _PHASES[str(view["phase"])](seen, view, legal, rng)
 
 
-class _Seen:
-    """What the seat knows: the layouts as it sees them and the unseen cards."""
+#: a card the seat does not see: one its holder does not know either (at the mean of the cards
+#: the seat has not seen), one its holder knows and kept (lower: ``KEPT``)
+UNSEEN, KEPT_CARD = "?", "!"
+#: the mean value of an opponent's card its holder knows and the seat does not, by eights of
+#: turns played in the round: the débutant keeps its low cards (measured on its deals)
+KEPT = (4.75, 3.3, 2.6, 2.2)
+_MARKS = (UNSEEN, KEPT_CARD)
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+
+class _Seen:
+    """What the seat knows: the layouts as it sees them (an unseen card marked ``UNSEEN`` or
+    ``KEPT_CARD``) and the unseen cards."""
+
+    def __init__(self, view: Mapping[str, Any], events: Sequence[Event]) -> None:
         self.seat: int = view["seat"]
         self.players: int = view["players"]
-        self.layouts: list[Lay] = [[list(row) for row in lay] for lay in view["layouts"]]
-        self.mine: Lay = self.layouts[self.seat]
         self.frozen: int | None = view["frozen"]
+        tracked = owners_know(events, view)
+        kept = tracked[0] if tracked is not None else None
+        self.turns = tracked[1] if tracked is not None else 0
+        self.layouts: list[Lay] = [
+            [
+                [
+                    c
+                    if c is not None
+                    else KEPT_CARD
+                    if kept is not None and s != self.seat and kept[s][li][sl]
+                    else UNSEEN
+                    for sl, c in enumerate(row)
+                ]
+                for li, row in enumerate(lay)
+            ]
+            for s, lay in enumerate(view["layouts"])
+        ]
+        self.mine: Lay = self.layouts[self.seat]
         gone = set(view["discard"])
-        gone.update(c for lay in self.layouts for row in lay for c in row if c is not None)
+        gone.update(c for lay in view["layouts"] for row in lay for c in row if c is not None)
         if view["drawn"] is not None:
             gone.add(view["drawn"])
         self.unseen = [c for c in DECK if c not in gone]
         values = [value(c) for c in self.unseen]
-        self.mean = sum(values) / len(values) if values else 6.0
+        kept_count = sum(c == KEPT_CARD for lay in self.layouts for row in lay for c in row)
+        rest = len(values) - kept_count
+        self.kept = KEPT[min(self.turns // 8, len(KEPT) - 1)]
+        if kept_count and rest > 0:
+            self.mean = (sum(values) - kept_count * self.kept) / rest
+        else:
+            self.mean = sum(values) / len(values) if values else 6.0
+        # the chance that an unseen card lies in the stock (not kept low in a hand), for a draw
+        self.beta = _tilt(values, self.kept) if kept_count else 0.0
+        weights = [math.exp(-self.beta * v) for v in values]
+        total = sum(weights) or 1.0
+        self.stock_weights = [max(0.0, 1.0 - kept_count * w / total) for w in weights]
+
+    def value(self, card: str, knowing: float = 0.0) -> float:
+        if card == UNSEEN:
+            return self.mean + knowing
+        if card == KEPT_CARD:
+            return self.kept + knowing
+        return float(value(card))
 
     def points(self, lay: Lay, knowing: float = KNOWING) -> float:
-        """Expected points of a layout: unknown cards at the unseen mean, each ``knowing`` more
-        (what not knowing a card of its own costs the seat)."""
+        """Expected points of a layout: unseen cards at their mean, each ``knowing`` more (what
+        not knowing a card of its own costs the seat)."""
         return sum(self.line(row, knowing) for row in lay)
 
     def line(self, row: Row, knowing: float = KNOWING) -> float:
-        if len(row) >= 2 and all(c is not None for c in row):
-            first = row[0]
-            assert first is not None
-            if all(c is not None and c[0] == first[0] for c in row):
-                return 0.0
-        return sum(value(c) if c is not None else self.mean + knowing for c in row)
+        if len(row) >= 2 and row[0] not in _MARKS and all(c[0] == row[0][0] for c in row):
+            return 0.0
+        return sum(self.value(c, knowing) for c in row)
 
-    def with_card(self, line: int, slot: int, card: str | None) -> Lay:
+    def with_card(self, line: int, slot: int, card: str) -> Lay:
         lay = [list(row) for row in self.mine]
         lay[line][slot] = card
         return lay
@@ -113,9 +155,6 @@ class _Seen:
                 out += [(t, li, sl) for sl in range(len(row))]
         return out
 
-    def card_value(self, card: str | None) -> float:
-        return self.mean if card is None else float(value(card))
-
     # -- what a drawn card is worth --------------------------------------------------------------
 
     def best_use(self, card: str) -> tuple[float, Action]:
@@ -134,7 +173,7 @@ class _Seen:
         """What a discarded card's power is worth to the seat, in points."""
         rank = card[0]
         if rank in "78":
-            return KNOWING if any(c is None for row in self.mine for c in row) else 0.0
+            return KNOWING if any(c in _MARKS for row in self.mine for c in row) else 0.0
         if rank in "9T":
             return SPYING if self.targets() else 0.0
         if rank in "JQ":
@@ -166,22 +205,20 @@ class _Seen:
         return best
 
     def king_gain(self) -> float:
-        """A black king: look at an unknown card, swap it for one of the seat's if that gains."""
-        now = self.points(self.mine)
-        gains = []
-        for c in self.unseen:
-            best = 0.0
-            for li, row in enumerate(self.mine):
-                for sl in range(len(row)):
-                    best = max(best, now - self.points(self.with_card(li, sl, c)))
-            gains.append(best)
-        return SPYING + sum(gains) / len(gains) if gains else 0.0
+        """A black king: look at a card, then swap it for one of the seat's if that gains (at
+        least what a blind swap would)."""
+        move = self.best_swap()
+        return SPYING + (0.0 if move is None else move[0])
 
     def draw_points(self) -> float:
         """Expected points after a draw and the best use of the card drawn."""
-        if not self.unseen:
+        total = sum(self.stock_weights)
+        if not total:
             return self.points(self.mine)
-        return sum(self.best_use(c)[0] for c in self.unseen) / len(self.unseen)
+        uses = [
+            self.best_use(c)[0] * w for c, w in zip(self.unseen, self.stock_weights, strict=True)
+        ]
+        return sum(uses) / total
 
     # -- the others ------------------------------------------------------------------------------
 
@@ -195,14 +232,25 @@ class _Seen:
         unknown cards dealt from the unseen ones, the others a little lower after their last
         turn."""
         holes = [(s, li, sl) for s, lay in enumerate(self.layouts) for li, row in enumerate(lay)
-                 for sl, c in enumerate(row) if c is None]  # fmt: skip
-        pool = list(self.unseen)
+                 for sl, c in enumerate(row) if c in _MARKS]  # fmt: skip
+        # the kept cards first, drawn low
+        holes.sort(key=lambda h: self.layouts[h[0]][h[1]][h[2]] != KEPT_CARD)
+        kept = sum(self.layouts[s][li][sl] == KEPT_CARD for s, li, sl in holes)
+        low = [math.exp(-self.beta * value(c)) for c in self.unseen]
         total = 0.0
         n = self.players
         for _ in range(FREEZE_WORLDS):
+            pool = list(self.unseen)
+            weights = list(low)
+            dealt = []
+            for _ in range(min(kept, len(pool))):
+                i = rng.choices(range(len(pool)), weights)[0]
+                dealt.append(pool.pop(i))
+                weights.pop(i)
             rng.shuffle(pool)
+            dealt += pool
             lays = [[list(row) for row in lay] for lay in self.layouts]
-            for (s, li, sl), c in zip(holes, pool, strict=False):
+            for (s, li, sl), c in zip(holes, dealt, strict=False):
                 lays[s][li][sl] = c
             pts = [_exact(lay) for lay in lays]
             others = [pts[s] - LAST_TURN_GAIN for s in range(n) if s != self.seat]
@@ -213,13 +261,81 @@ class _Seen:
         return total / FREEZE_WORLDS
 
 
+def owners_know(
+    events: Sequence[Event], view: Mapping[str, Any]
+) -> tuple[list[list[list[bool]]], int] | None:
+    """For every card of every layout, whether the seat holding it knows it, followed through
+    the round's public events (the deal's bottom lines, replaces, peeks, takes, swaps, speeds,
+    penalties), and the turns played in the round (draws, takes, freezes); None when the events
+    do not tell the layouts the view shows."""
+    start = 0
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].get("type") in ("deal", "deal_end"):
+            start = i + 1
+            break
+    n = view["players"]
+    # bit s: seat s knows the card; -1: everyone does
+    masks = [[[0, 0], [1 << s, 1 << s]] for s in range(n)]
+    turns = 0
+    try:
+        for e in events[start:]:
+            kind = e.get("type")
+            if kind in ("take", "freeze") or (kind == "draw" and "card" not in e):
+                turns += 1
+            if kind in ("peek", "spy") and "card" in e:
+                continue  # the seat's own twin of a public event
+            if kind == "replace":
+                masks[e["seat"]][e["line"]][e["slot"]] = 1 << e["seat"]
+            elif kind == "take":
+                masks[e["seat"]][e["line"]][e["slot"]] = -1
+            elif kind == "peek":
+                masks[e["seat"]][e["line"]][e["slot"]] |= 1 << e["seat"]
+            elif kind == "spy":
+                masks[e["target"]][e["line"]][e["slot"]] |= 1 << e["seat"]
+            elif kind == "swap":
+                mine, theirs = masks[e["seat"]][e["line"]], masks[e["target"]][e["target_line"]]
+                mine[e["slot"]], theirs[e["target_slot"]] = (
+                    theirs[e["target_slot"]],
+                    mine[e["slot"]],
+                )
+            elif kind == "speed":
+                row = masks[e["seat"]][e["line"]]
+                if e["good"]:
+                    del row[e["slot"]]
+                else:
+                    row[e["slot"]] = -1
+            elif kind == "penalty":
+                masks[e["seat"]][e["line"]].append(0)
+    except (IndexError, KeyError, TypeError):
+        return None
+    shapes = [[len(row) for row in lay] for lay in view["layouts"]]
+    if [[len(row) for row in lay] for lay in masks] != shapes:
+        return None
+    kept = [[[m == -1 or bool(m >> s & 1) for m in row] for row in masks[s]] for s in range(n)]
+    return kept, turns
+
+
+def _tilt(values: Sequence[int], target: float) -> float:
+    """The β for which the cards weighted by exp(-β value) have ``target`` for mean value."""
+    if not values or target >= sum(values) / len(values):
+        return 0.0
+    lo, hi = 0.0, 4.0
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        w = [math.exp(-mid * v) for v in values]
+        if sum(x * v for x, v in zip(w, values, strict=True)) / sum(w) > target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def _exact(lay: Lay) -> float:
     out = 0.0
     for row in lay:
-        cards = [c for c in row if c is not None]
-        if len(cards) >= 2 and len(cards) == len(row) and len({c[0] for c in cards}) == 1:
+        if len(row) >= 2 and len({c[0] for c in row}) == 1:
             continue
-        out += sum(value(c) for c in cards)
+        out += sum(value(c) for c in row)
     return out
 
 
@@ -250,7 +366,7 @@ def _turn(
             options.append((seen.points(seen.with_card(a["line"], a["slot"], top)), 1, a))
         elif a["type"] == "speed" and view["speed"] == "open" and top is not None:
             card = seen.mine[a["line"]][a["slot"]]
-            if card is not None and card[0] == top[0]:
+            if card not in _MARKS and card[0] == top[0]:
                 options.append((seen.points(seen.without(a["line"], a["slot"])), 2, a))
     best = min(options, key=lambda o: (o[0], o[1]), default=None)
     if {"type": "freeze"} in legal:
@@ -281,7 +397,7 @@ def _peek(
 ) -> Action | None:
     for li, row in enumerate(seen.mine):
         for sl, c in enumerate(row):
-            if c is None:
+            if c in _MARKS:
                 return {"type": "peek", "line": li, "slot": sl}
     return {"type": "pass"}
 
@@ -289,11 +405,14 @@ def _peek(
 def _spy(
     seen: _Seen, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
 ) -> Action | None:
+    # a card its holder kept first: it tells most of that hand, and is a black king's likeliest
+    # swap
     for t in seen.likeliest_freezer():
-        for li, row in enumerate(seen.layouts[t]):
-            for sl, c in enumerate(row):
-                if c is None:
-                    return {"type": "spy", "target": t, "line": li, "slot": sl}
+        for mark in (KEPT_CARD, UNSEEN):
+            for li, row in enumerate(seen.layouts[t]):
+                for sl, c in enumerate(row):
+                    if c == mark:
+                        return {"type": "spy", "target": t, "line": li, "slot": sl}
     return {"type": "pass"}
 
 
