@@ -42,6 +42,8 @@ IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in CASES]
 #: the games whose confirmé is a policy of its own (``levels.POLICIES``), not a trick search
 POLICY_CASES = [
     ("freeze", 4, {}),
+    ("yaniv", 4, {}),
+    ("yaniv", 3, {}),
 ]
 POLICY_IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in POLICY_CASES]
 
@@ -510,9 +512,8 @@ def test_what_a_yaniv_robot_knows_of_hands_and_pile_is_true() -> None:
     assert checked >= 10 and named > 0
 
 
-def test_a_yaniv_robot_calls_from_what_its_seat_may_know(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the search is off by default (no measured gain): checked as it would run
-    monkeypatch.setattr(levels, "YANIV_CALL_SEARCH", True)
+def test_a_yaniv_robot_calls_from_what_its_seat_may_know() -> None:
+    # the moments it may call, each checked (the cases above check one step in five)
     rnd = random.Random(4)
     checked = 0
     for k, (game, state, seat, events, _, _) in enumerate(_yaniv_calls()):
@@ -524,15 +525,84 @@ def test_a_yaniv_robot_calls_from_what_its_seat_may_know(monkeypatch: pytest.Mon
     assert checked >= 10
 
 
+def _yaniv_view(
+    hands: list[list[str]], turned: str, known: tuple[tuple[str, ...], ...] = ()
+) -> tuple[Game, Any]:
+    from dataclasses import replace
+
+    from tests.games.test_yaniv import yaniv_table
+
+    state = yaniv_table(hands, turned=turned)
+    if known:
+        state = replace(state, known=known)
+    return get_game("yaniv"), state
+
+
+def _policy_move(game: Game, state: Any, seat: int = 0) -> Any:
+    from tablee.bots import yaniv
+
+    view = game.view(state, seat)
+    legal = game.legal_actions(state, seat)
+    return yaniv.policy(game, view, legal, [], random.Random(0), SMALL)
+
+
+def test_the_yaniv_policy_lays_a_high_card_to_take_the_third_of_a_set() -> None:
+    # the débutant lays the pair of sevens (14 points); the confirmé lays the king and takes
+    # the 7C, to lay three sevens (21) next turn
+    game, state = _yaniv_view(
+        [["KS", "7H", "7D", "AC", "2C"], ["8C", "9D", "TS", "JC", "QS"]], "7C"
+    )
+    assert bots.play(game, state, 0) == {"type": "discard", "cards": ["7H", "7D"]}
+    move = _policy_move(game, state)
+    assert move == {"type": "discard", "cards": ["KS"]}
+    state, _ = game.apply(state, 0, move)
+    assert _policy_move(game, state) == {"type": "draw", "from": "discard", "card": "7C"}
+
+
+def test_the_yaniv_policy_takes_the_card_that_makes_a_run() -> None:
+    game, state = _yaniv_view(
+        [["5H", "6H", "KD", "QC", "AS"], ["8C", "9D", "TS", "JC", "QS"]], "7H"
+    )
+    move = _policy_move(game, state)
+    assert move["type"] == "discard" and not {"5H", "6H"} & set(move["cards"])
+    state, _ = game.apply(state, 0, move)
+    assert bots.play(game, state, 0) == {"type": "draw", "from": "stock"}
+    assert _policy_move(game, state) == {"type": "draw", "from": "discard", "card": "7H"}
+
+
+def test_the_yaniv_policy_calls_by_the_risk_of_an_assaf() -> None:
+    full = ["8C", "9D", "TS", "JC", "QS"]
+    # 7 points against three hands of five unseen cards: an assaf is unlikely
+    game, state = _yaniv_view(
+        [["3S", "4D"], full, ["8D", "9H", "TH", "JD", "QH"], ["8H", "9S", "TC", "JS", "QD"]], "KS"
+    )
+    assert _policy_move(game, state) == {"type": "yaniv"}
+    # the same against a hand of one unseen card: it is likely worth 7 or less
+    game, state = _yaniv_view([["3S", "4D"], full, ["5C"], ["8H", "9S", "TC", "JS", "QD"]], "KS")
+    assert _policy_move(game, state)["type"] == "discard"
+    # never into a sure assaf, even with 1 point: seat 1 holds only the joker it took
+    game, state = _yaniv_view([["AS"], ["X1"], full], "KS", known=((), ("X1",), ()))
+    assert _policy_move(game, state)["type"] == "discard"
+
+
+def test_the_yaniv_policy_leaves_a_joker_that_would_tie_two_wholly_known_hands() -> None:
+    # as the timeout move: with the X1, seat 0 and seat 1 (the X2 it took) would each see a
+    # sure assaf in the other for ever
+    game, state = _yaniv_view([["AD"], ["X2"], ["KD"], ["QD"]], "X1", known=((), ("X2",), (), ()))
+    state, _ = game.apply(state, 0, {"type": "discard", "cards": ["AD"]})
+    assert _policy_move(game, state) == {"type": "draw", "from": "stock"}
+    game, state = _yaniv_view([["AD"], ["X2"], ["KD"], ["QD"]], "X1")
+    state, _ = game.apply(state, 0, {"type": "discard", "cards": ["AD"]})
+    assert _policy_move(game, state) == {"type": "draw", "from": "discard", "card": "X1"}
+
+
 # -- the variants (DECISIONS.md, "Variants") -------------------------------------------------------
 
 
 VARIANT_CASES = [(name, options) for name in sorted(VARIANTS) for options in VARIANTS[name]]
 
 
-@pytest.mark.parametrize(
-    "case", VARIANT_CASES, ids=lambda c: f"{c[0]}-{'-'.join(sorted(c[1]))}"
-)
+@pytest.mark.parametrize("case", VARIANT_CASES, ids=lambda c: f"{c[0]}-{'-'.join(sorted(c[1]))}")
 def test_both_levels_play_every_variant_with_legal_moves(case: tuple[str, dict[str, Any]]) -> None:
     """The variants' new moves (barbu's choice of contract, SA and TA bids, the annonces) get a
     legal move from both levels; the confirmé searches barbu au choix's play and plays as the
