@@ -124,8 +124,8 @@ def _ends_deal(event: Event) -> bool:
     )
 
 
-#: a deal's moves are far fewer; but yaniv's débutants can pass two jokers back and forth for
-#: ever, each seeing the other's and fearing an assaf: such a deal is left out
+#: a deal's moves are far fewer; a deal still going is left out as endless (yaniv's débutants
+#: once passed two jokers round for ever, each fearing the other's assaf)
 MAX_MOVES = 1_000
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tablee import bots
+from tablee.bots import contrecarte as cc_bot
 from tablee.bots import levels
 from tablee.bots.contree_bids import contree_score
 from tablee.bots.knowledge import Knowledge, Place, knowledge, sample
@@ -38,6 +39,13 @@ CASES = [
     ("motton", 5, {"blind": True}),
 ]
 IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in CASES]
+#: the games whose confirmé is a policy of its own (``levels.POLICIES``), not a trick search
+POLICY_CASES = [
+    ("freeze", 4, {}),
+    ("yaniv", 4, {}),
+    ("yaniv", 3, {}),
+]
+POLICY_IDS = ["-".join([g, f"{n}p", *sorted(o)]) for g, n, o in POLICY_CASES]
 
 
 def moments(
@@ -318,7 +326,7 @@ def secrecy_cases(
                 yield game, state, seat, events, twins
 
 
-@pytest.mark.parametrize(("name", "players", "options"), CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "players", "options"), CASES + POLICY_CASES, ids=IDS + POLICY_IDS)
 def test_a_confirme_decides_only_with_what_its_seat_may_know(
     name: str, players: int, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -402,7 +410,7 @@ def test_a_confirme_without_the_deals_events_plays_as_the_debutant() -> None:
     raise AssertionError("no trick was played")
 
 
-@pytest.mark.parametrize(("name", "players", "options"), CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "players", "options"), CASES + POLICY_CASES, ids=IDS + POLICY_IDS)
 def test_a_table_of_confirmes_plays_a_deal_to_its_end(
     name: str, players: int, options: dict[str, Any]
 ) -> None:
@@ -504,9 +512,8 @@ def test_what_a_yaniv_robot_knows_of_hands_and_pile_is_true() -> None:
     assert checked >= 10 and named > 0
 
 
-def test_a_yaniv_robot_calls_from_what_its_seat_may_know(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the search is off by default (no measured gain): checked as it would run
-    monkeypatch.setattr(levels, "YANIV_CALL_SEARCH", True)
+def test_a_yaniv_robot_calls_from_what_its_seat_may_know() -> None:
+    # the moments it may call, each checked (the cases above check one step in five)
     rnd = random.Random(4)
     checked = 0
     for k, (game, state, seat, events, _, _) in enumerate(_yaniv_calls()):
@@ -518,15 +525,84 @@ def test_a_yaniv_robot_calls_from_what_its_seat_may_know(monkeypatch: pytest.Mon
     assert checked >= 10
 
 
+def _yaniv_view(
+    hands: list[list[str]], turned: str, known: tuple[tuple[str, ...], ...] = ()
+) -> tuple[Game, Any]:
+    from dataclasses import replace
+
+    from tests.games.test_yaniv import yaniv_table
+
+    state = yaniv_table(hands, turned=turned)
+    if known:
+        state = replace(state, known=known)
+    return get_game("yaniv"), state
+
+
+def _policy_move(game: Game, state: Any, seat: int = 0) -> Any:
+    from tablee.bots import yaniv
+
+    view = game.view(state, seat)
+    legal = game.legal_actions(state, seat)
+    return yaniv.policy(game, view, legal, [], random.Random(0), SMALL)
+
+
+def test_the_yaniv_policy_lays_a_high_card_to_take_the_third_of_a_set() -> None:
+    # the débutant lays the pair of sevens (14 points); the confirmé lays the king and takes
+    # the 7C, to lay three sevens (21) next turn
+    game, state = _yaniv_view(
+        [["KS", "7H", "7D", "AC", "2C"], ["8C", "9D", "TS", "JC", "QS"]], "7C"
+    )
+    assert bots.play(game, state, 0) == {"type": "discard", "cards": ["7H", "7D"]}
+    move = _policy_move(game, state)
+    assert move == {"type": "discard", "cards": ["KS"]}
+    state, _ = game.apply(state, 0, move)
+    assert _policy_move(game, state) == {"type": "draw", "from": "discard", "card": "7C"}
+
+
+def test_the_yaniv_policy_takes_the_card_that_makes_a_run() -> None:
+    game, state = _yaniv_view(
+        [["5H", "6H", "KD", "QC", "AS"], ["8C", "9D", "TS", "JC", "QS"]], "7H"
+    )
+    move = _policy_move(game, state)
+    assert move["type"] == "discard" and not {"5H", "6H"} & set(move["cards"])
+    state, _ = game.apply(state, 0, move)
+    assert bots.play(game, state, 0) == {"type": "draw", "from": "stock"}
+    assert _policy_move(game, state) == {"type": "draw", "from": "discard", "card": "7H"}
+
+
+def test_the_yaniv_policy_calls_by_the_risk_of_an_assaf() -> None:
+    full = ["8C", "9D", "TS", "JC", "QS"]
+    # 7 points against three hands of five unseen cards: an assaf is unlikely
+    game, state = _yaniv_view(
+        [["3S", "4D"], full, ["8D", "9H", "TH", "JD", "QH"], ["8H", "9S", "TC", "JS", "QD"]], "KS"
+    )
+    assert _policy_move(game, state) == {"type": "yaniv"}
+    # the same against a hand of one unseen card: it is likely worth 7 or less
+    game, state = _yaniv_view([["3S", "4D"], full, ["5C"], ["8H", "9S", "TC", "JS", "QD"]], "KS")
+    assert _policy_move(game, state)["type"] == "discard"
+    # never into a sure assaf, even with 1 point: seat 1 holds only the joker it took
+    game, state = _yaniv_view([["AS"], ["X1"], full], "KS", known=((), ("X1",), ()))
+    assert _policy_move(game, state)["type"] == "discard"
+
+
+def test_the_yaniv_policy_leaves_a_joker_that_would_tie_two_wholly_known_hands() -> None:
+    # as the timeout move: with the X1, seat 0 and seat 1 (the X2 it took) would each see a
+    # sure assaf in the other for ever
+    game, state = _yaniv_view([["AD"], ["X2"], ["KD"], ["QD"]], "X1", known=((), ("X2",), (), ()))
+    state, _ = game.apply(state, 0, {"type": "discard", "cards": ["AD"]})
+    assert _policy_move(game, state) == {"type": "draw", "from": "stock"}
+    game, state = _yaniv_view([["AD"], ["X2"], ["KD"], ["QD"]], "X1")
+    state, _ = game.apply(state, 0, {"type": "discard", "cards": ["AD"]})
+    assert _policy_move(game, state) == {"type": "draw", "from": "discard", "card": "X1"}
+
+
 # -- the variants (DECISIONS.md, "Variants") -------------------------------------------------------
 
 
 VARIANT_CASES = [(name, options) for name in sorted(VARIANTS) for options in VARIANTS[name]]
 
 
-@pytest.mark.parametrize(
-    "case", VARIANT_CASES, ids=lambda c: f"{c[0]}-{'-'.join(sorted(c[1]))}"
-)
+@pytest.mark.parametrize("case", VARIANT_CASES, ids=lambda c: f"{c[0]}-{'-'.join(sorted(c[1]))}")
 def test_both_levels_play_every_variant_with_legal_moves(case: tuple[str, dict[str, Any]]) -> None:
     """The variants' new moves (barbu's choice of contract, SA and TA bids, the annonces) get a
     legal move from both levels; the confirmé searches barbu au choix's play and plays as the
@@ -549,3 +625,110 @@ def test_both_levels_play_every_variant_with_legal_moves(case: tuple[str, dict[s
         assert "play" in types
         if options.get("choice"):
             assert "choose" in types  # the first round's dealer chose its contract
+
+
+# -- Contrecarte: the confirmé's own policy --------------------------------------------------------
+
+CONTRECARTE_CASES = [("contrecarte", 2, {}), ("contrecarte", 4, {}), ("contrecarte", 6, {})]
+CONTRECARTE_IDS = [f"{g}-{n}p" for g, n, _ in CONTRECARTE_CASES]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONTRECARTE_CASES, ids=CONTRECARTE_IDS)
+def test_a_contrecarte_confirme_decides_only_with_what_its_seat_may_know(
+    name: str, players: int, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the robot searches only near the end of the game: here, at every move, so that the twins
+    # test its worlds and not the débutant it falls back on
+    monkeypatch.setattr(cc_bot, "CLOSE", 99)
+    test_a_confirme_decides_only_with_what_its_seat_may_know(name, players, options, monkeypatch)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONTRECARTE_CASES, ids=CONTRECARTE_IDS)
+def test_a_table_of_contrecarte_confirmes_plays_a_game_to_its_end(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    test_a_table_of_confirmes_plays_a_deal_to_its_end(name, players, options)
+
+
+def test_what_a_contrecarte_robot_knows_of_the_pile_and_the_hands_is_true() -> None:
+    """The unseen cards are exactly the others' hands, the stock and the pile's unnamed bottom;
+    and at a table playing the table's move, a seat never holds a card it showed it lacked (nor
+    more of them than it drew since)."""
+    game = get_game("contrecarte")
+    lacking = 0
+    for seed in range(6):
+        state = game.new(players=4, seed=seed)
+        events: list[Event] = []
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            know = cc_bot.read(game.view(state, seat), visible_events(events, seat))
+            assert know is not None
+            hidden = [c for t, h in enumerate(state.hands) if t != seat for c in h]
+            hidden += [*state.stock, *state.discard[: know.pile.count(None)]]
+            assert Counter(know.unseen) == Counter(hidden)
+            assert [c for c in know.pile if c is not None] == list(
+                state.discard[know.pile.count(None) :]
+            )
+            for other, lacks in know.lacks.items():
+                hand = state.hands[other]
+                assert not any(c in lacks.hard for c in hand)
+                assert sum(c in lacks.soft for c in hand) <= max(0, lacks.free)
+                lacking += bool(lacks.hard)
+            state, more = game.apply(state, seat, game.auto_action(state, seat))
+            events += more
+    assert lacking > 50
+
+
+def _contrecarte(
+    hands: list[list[str]], top: str, announced: tuple[bool, ...] | None = None
+) -> tuple[Game, Any]:
+    game = get_game("contrecarte")
+    data = game.to_json(game.new(players=len(hands), seed=5))
+    used = Counter(c for h in hands for c in h) + Counter([top])
+    stock = list((Counter(game.deck(len(hands))) - used).elements())
+    data.update(
+        hands=hands,
+        stock=stock,
+        discard=[top],
+        color=top[0],
+        turn=0,
+        phase="play",
+        drawn=None,
+        announced=list(announced or (False,) * len(hands)),
+    )
+    return game, game.from_json(data)
+
+
+def test_a_contrecarte_confirme_keeps_its_joker_to_finish() -> None:
+    """With a red card and a joker left on a red top, the red card goes first, with "Carte !":
+    the joker then goes on anything."""
+    game, state = _contrecarte([["W", "R5"], ["B1", "B2", "B3"], ["G1", "G2"], ["Y1", "Y2"]], "R7")
+    move = decide(game, state, 0, [], level=CONFIRME, seed=3, budget=SMALL)
+    assert move == {"type": "play", "card": "R5", "announce": True}
+
+
+def test_a_contrecarte_confirme_hits_the_next_seat_on_its_last_card() -> None:
+    """The next seat holds one card: a +2 makes it draw and skips it, where the débutant lays
+    the first red card of its hand and lets it play its last."""
+    hands = [["R5", "R+2", "B4", "G6"], ["R9"], ["G1", "G2", "G3"], ["Y1", "Y2", "Y3"]]
+    game, state = _contrecarte(hands, "R7", (False, True, False, False))
+    assert decide(game, state, 0, [], level=DEBUTANT)["card"] == "R5"
+    move = decide(game, state, 0, [], level=CONFIRME, seed=3, budget=SMALL)
+    assert move == {"type": "play", "card": "R+2"}
+
+
+def test_a_contrecarte_confirme_accepts_a_plus_four() -> None:
+    """Nothing the seat sees tells an illegal +4: it accepts, as the débutant does."""
+    game = get_game("contrecarte")
+    for seed in range(40):
+        state = game.new(players=4, seed=seed)
+        events: list[Event] = []
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            if game.view(state, seat)["pending"] is not None:
+                move = decide(game, state, seat, events, level=CONFIRME, seed=1, budget=SMALL)
+                assert move == {"type": "accept"}
+                return
+            state, more = game.apply(state, seat, game.auto_action(state, seat))
+            events += more
+    raise AssertionError("no +4 was played")

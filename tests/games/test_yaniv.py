@@ -520,6 +520,39 @@ def test_auto_takes_back_only_a_card_worth_less_than_its_discard() -> None:
     assert game.auto_action(state, 0) == {"type": "draw", "from": "stock"}
 
 
+def test_auto_leaves_a_joker_that_would_tie_two_wholly_known_hands() -> None:
+    # seat 1 holds only the X2 it took from the discard: with X1 seat 0's hand would be wholly
+    # known and worth 0 too, and neither would ever call into the other's sure assaf
+    state = replace(
+        yaniv_table([["AD"], ["X2"], ["KD"], ["QD"]], turned="X1"), known=((), ("X2",), (), ())
+    )
+    state, _ = discard(state, 0, "AD")
+    assert game.auto_action(state, 0) == {"type": "draw", "from": "stock"}
+    # X2 unseen (it came from the stock): taking X1 blocks no one
+    state = replace(state, known=((), (), (), ()))
+    assert game.auto_action(state, 0) == {"type": "draw", "from": "discard", "card": "X1"}
+    # seat 0 keeps a card of its own: its hand stays partly unknown, so it takes the joker
+    state = replace(
+        yaniv_table([["AD", "2C"], ["X2"], ["KD"], ["QD"]], turned="X1"),
+        known=((), ("X2",), (), ()),
+    )
+    state, _ = discard(state, 0, "2C")
+    assert game.auto_action(state, 0) == {"type": "draw", "from": "discard", "card": "X1"}
+
+
+@pytest.mark.parametrize("seed", [253, 355])
+def test_auto_alone_ends_the_matches_where_two_jokers_went_round_for_ever(seed: int) -> None:
+    # both matches used to reach a round of one-card hands where two seats, each holding a
+    # joker seen taken from the discard, passed the jokers round the table without end
+    state = game.new(players=4, seed=seed)
+    for _ in range(5000):
+        if game.is_over(state):
+            break
+        seat = game.to_act(state)[0]
+        state, _ = game.apply(state, seat, game.auto_action(state, seat))
+    assert game.is_over(state)
+
+
 def test_auto_alone_ends_a_match_at_every_table_size() -> None:
     for players in range(2, 9):
         for seed in range(8):

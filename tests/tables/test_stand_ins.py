@@ -290,7 +290,9 @@ async def test_robots_do_not_play_for_nobody_the_table_waits_until_a_person_come
     await _until(lambda: live.rec.version >= version + 2)
     m.unsubscribe(sa, live.id)
     m.unsubscribe(sb, live.id)
-    await asyncio.sleep(0.05)  # a robot's move on its way when the last page closed
+    # a robot's move on its way when the last page closed ends (however slow the machine),
+    # then nothing more is armed
+    await _until(lambda: live.timer is None and live.bot_task is None)
     version = live.rec.version
     await asyncio.sleep(0.5)  # ten turn timers, fifty robot delays
     assert live.rec.version == version, "the robots played for nobody"

@@ -21,16 +21,10 @@ from typing import Any
 
 from tablee.engine import Action, Event, Game, IllegalAction, visible_events
 
-from . import play, yaniv
+from . import contrecarte, freeze, play, yaniv
 from .contree_bids import choose_bid
 from .search import Stop, pimc
 from .tricks import ADAPTERS, BeloteAdapter, tarot_ecart
-
-YANIV = yaniv.YanivAdapter()
-#: the yaniv call weighed by play-outs (``yaniv.py``): measured no better than the débutant's rule
-#: (bench/robots.py, 1,998 duplicate deals, 8 worlds: -0.20 ± 0.33 points a round against the
-#: others' mean), so the confirmé calls as the débutant does
-YANIV_CALL_SEARCH = False
 
 #: the confirmé's own policy at the games without a trick search: it reads the seat's view,
 #: legal moves and seen events (never the state) and returns a move, or None to play as the
@@ -48,6 +42,13 @@ Policy = Callable[
     Action | None,
 ]
 POLICIES: dict[str, Policy] = {}
+#: yaniv: its discards, draws and call judged by what the seat has seen (``yaniv.py``)
+POLICIES["yaniv"] = yaniv.policy
+#: freeze: expected points from what the seat knows (``freeze.py``)
+POLICIES["freeze"] = freeze.decide
+#: Contrecarte: near the end of the game, play-outs on worlds of what the seat knows
+#: (``contrecarte.py``)
+POLICIES["contrecarte"] = contrecarte.decide
 
 DEBUTANT = "debutant"
 CONFIRME = "confirme"
@@ -131,12 +132,6 @@ def think(
         return policy(game, view, legal, events, rng, budget, stop)
     if game.name == "tarot" and view.get("phase") == "ecart":
         return tarot_ecart(view["hand"], legal)
-    if game.name == "yaniv" and YANIV_CALL_SEARCH:
-        moves = yaniv.candidates(view, legal)
-        know = None if moves is None else YANIV.knowledge(game, view, events)
-        if moves is None or know is None:
-            return None
-        return pimc(game, YANIV, view, legal, know, rng, budget.worlds, stop, moves)
     adapter = ADAPTERS.get(game.name)
     if adapter is None or view.get("phase") not in SEARCHED.get(game.name, ()):
         return None

@@ -139,7 +139,12 @@ worth the most points (more cards first on a tie). Then take back the lowest car
 discard if it is worth less than the group just laid and is worth 3 or less or matches the rank of
 a card still held; otherwise draw from the stock. (Taking back only cards worth less than the
 discard means a turn that does not touch the stock always lowers the hand, so timed-out players
-never pass the same cards back and forth forever.) In ``show``: start the next round.
+never pass the same cards back and forth forever.) Never take back a card that would leave the
+hand wholly known and worth exactly as much as another wholly known hand: each would see a sure
+assaf in the other and never call (two seats each holding a joker seen taken, one card in hand,
+would pass the jokers round the table without end); draw from the stock instead. A hand changes
+only at its own draw, so no two wholly known hands ever tie and the lowest of them may always
+call. In ``show``: start the next round.
 """
 
 from tablee.games.registry import register

@@ -15,7 +15,7 @@ def auto_action(state: YanivState, seat: int) -> Action:
         return {"type": "next"}
     hand = state.hands[seat]
     if state.phase is Phase.DRAW:
-        return _auto_draw(state, hand)
+        return _auto_draw(state, seat, hand)
     mine = hand_value(hand)
     if (
         mine <= YANIV_MAX
@@ -50,13 +50,31 @@ def _others_look_bigger(state: YanivState, seat: int, mine: int) -> bool:
     return True
 
 
-def _auto_draw(state: YanivState, hand: tuple[str, ...]) -> Action:
+def _auto_draw(state: YanivState, seat: int, hand: tuple[str, ...]) -> Action:
     options = sorted(takeable(state.top, state.top_kind), key=VALUES.__getitem__)
     ranks = {c[0] for c in hand if c not in JOKERS}
     laid = hand_value(state.laid)
     for card in options:
         if VALUES[card] >= laid:
             break
-        if VALUES[card] <= 3 or (card not in JOKERS and card[0] in ranks):
+        if (VALUES[card] <= 3 or (card not in JOKERS and card[0] in ranks)) and not _deadlock(
+            state, seat, hand, card
+        ):
             return {"type": "draw", "from": "discard", "card": card}
     return {"type": "draw", "from": "stock"}
+
+
+def _deadlock(state: YanivState, seat: int, hand: tuple[str, ...], card: str) -> bool:
+    """Taking ``card`` would leave the hand wholly known (every card taken from the discard) and
+    worth exactly as much as another wholly known hand. Each of the two would then see a sure
+    assaf in the other and never call: with one card each (two jokers, say) they would pass
+    them round the table for ever. Hands change only at their own draw, so refusing such a draw
+    keeps any two wholly known hands apart in value, and the lowest of them may always call."""
+    known = state.known[seat]
+    if any(c not in known for c in hand):
+        return False
+    mine = hand_value(hand) + VALUES[card]
+    return any(
+        s != seat and len(other) == len(state.known[s]) and hand_value(other) == mine
+        for s, other in enumerate(state.hands)
+    )
