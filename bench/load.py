@@ -219,7 +219,7 @@ async def player(
         pending: int | None = None
         sent = 0.0
         mid = 0
-        voted = 0
+        voted = game_no = 0
         while True:
             left = stop_at - time.monotonic()
             if left <= 0:
@@ -239,8 +239,9 @@ async def player(
                     if sent >= measure_from:
                         stats.latencies.append(now - sent)
                     pending = None
-                if msg.get("over"):
+                if "info" in msg:  # left out of a change's state when it did not change
                     game_no = msg["info"]["game_no"]
+                if msg.get("over"):
                     if http is not None and game_no > voted:
                         voted = game_no
                         if seat.seat == 0 and now >= measure_from:

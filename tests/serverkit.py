@@ -288,6 +288,9 @@ class WS:
         self.player = p
         self.s: WebSocketTestSession | None = None
         self.frames: list[dict[str, Any]] = []
+        #: each table's info as last received, and how many states left it out (unchanged)
+        self.infos: dict[int, dict[str, Any]] = {}
+        self.infos_kept = 0
 
     def __enter__(self) -> WS:
         self.s = self.cm.__enter__()
@@ -319,6 +322,15 @@ class WS:
         message = s.portal.call(get)
         s._raise_on_close(message)
         frame: dict[str, Any] = json.loads(message["text"])
+        if frame.get("type") == "state":
+            # as the browser does: a change's state leaves ``info`` out when it did not change,
+            # and the last one holds at this state's version and deadline
+            if "info" in frame:
+                self.infos[frame["table"]] = frame["info"]
+            else:
+                kept = self.infos[frame["table"]]  # a state without info never comes first
+                frame["info"] = {**kept, "version": frame["version"], "deadline": frame["deadline"]}
+                self.infos_kept += 1
         return frame
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:

@@ -562,7 +562,13 @@ class State(Reply):
         description="only in the answer to 'subscribe': the current deal's events so far, as "
         "this seat may see them (its own private ones included), oldest first, at most 300",
     )
-    info: TableInfo
+    info: TableInfo | None = Field(
+        default=None,
+        description="the table's description. Always in the answers to 'subscribe' and 'sync';"
+        " after a change, only when it changed since the previous change (its version and"
+        " deadline aside, which the state carries itself): absent, the last one received holds,"
+        " with this state's version and deadline",
+    )
 
 
 class ChatLine(Reply):

@@ -23,11 +23,18 @@ RECORD = os.environ.get("TABLEE_RECORD_STATES") == "1"
 def record(page: Page) -> list[dict[str, Any]]:
     """Every state message the page receives, from now on."""
     frames: list[dict[str, Any]] = []
+    infos: dict[int, dict[str, Any]] = {}
 
     def on_ws(ws: Any) -> None:
         def got(payload: Any) -> None:
             msg = json.loads(payload)
             if msg.get("type") == "state":
+                # as the page does: a change's state without ``info`` keeps the last one
+                if "info" in msg:
+                    infos[msg["table"]] = msg["info"]
+                else:
+                    kept = infos[msg["table"]]
+                    msg["info"] = {**kept, "version": msg["version"], "deadline": msg["deadline"]}
                 frames.append(msg)
 
         ws.on("framereceived", got)

@@ -1,10 +1,12 @@
-"""What a move sends each subscriber: its own seat's state, the same bytes as encoding it whole."""
+"""What a move sends each subscriber: its own seat's state, the same bytes as encoding it whole;
+the table's ``info`` only when it changed since the last change."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from tablee.tables import dumps
 from tests.serverkit import Database, Server
 
 
@@ -32,6 +34,9 @@ def test_each_subscriber_gets_its_seats_state_encoded_as_a_whole(sqlite_db: Data
         watcher = Recorder(None)
         for sub in (*subs.values(), watcher):
             srv.call(manager.subscribe, sub, t["id"])
+        # the watcher's coming changed the info (watchers): the next change tells it; the
+        # move measured is the one after
+        _move(srv, t["id"], [alice, bob, carol])
         live = manager.cached(t["id"])
         seat = live.to_act()[0]
         player = next(p for p in (alice, bob, carol) if live.rec.seat_of(p.id) == seat)
@@ -44,15 +49,79 @@ def test_each_subscriber_gets_its_seats_state_encoded_as_a_whole(sqlite_db: Data
         for sub in (*subs.values(), watcher):
             (text,) = sub.texts
             msg = json.loads(text)
-            # the info block and every other key, in the order a client reads them
-            assert list(msg)[-1] == "info" and msg["info"] == manager.info(live)
             if events is None:
                 _, events = live.game.apply(_state_before(srv, t["id"]), seat, action)
-            expected = manager.state_text(live, manager.seat_of(live, sub), events)
-            assert text == expected
+            whole = json.loads(manager.state_text(live, manager.seat_of(live, sub), events))
+            # every key in the order a client reads them; ``info`` did not change (a move
+            # changes its version and deadline only, which the state carries itself)
+            assert "info" not in msg
+            del whole["info"]
+            assert text == dumps(whole)
             assert msg["view"]["hand"] == (
                 None if sub is watcher else list(live.state.hands[live.rec.seat_of(sub.player_id)])
             )
+
+
+def _move(srv: Server, table: int, people: list[Any]) -> None:
+    manager = srv.manager
+    live = manager.cached(table)
+    seat = live.to_act()[0]
+    player = next(p for p in people if live.rec.seat_of(p.id) == seat)
+    record = srv.call(srv.app.state.store.player, player.id)
+    srv.call(manager.act, record, table, live.game.legal_actions(live.state, seat)[0])
+
+
+def test_a_change_carries_the_tables_info_only_when_it_changed(sqlite_db: Database) -> None:
+    with Server(sqlite_db) as srv:
+        people = [srv.player("Alice"), srv.player("Bob"), srv.player("Carol")]
+        t = srv.stacked_table(people[0], "contrecarte", 3, seed=5)
+        for p in people[1:]:
+            srv.post(f"/api/tables/{t['id']}/join", p)
+        manager = srv.manager
+        alice, bob, carol = (Recorder(p.id) for p in people)
+        for sub in (alice, bob, carol):
+            srv.call(manager.subscribe, sub, t["id"])
+        live = manager.cached(t["id"])
+
+        def told(sub: Recorder) -> list[dict[str, Any]]:
+            out = [json.loads(x) for x in sub.texts]
+            sub.texts.clear()
+            return out
+
+        for sub in (alice, bob, carol):
+            told(sub)
+        _move(srv, t["id"], people)
+        assert ["info" in m for m in told(alice) + told(bob)] == [False, False]
+        # Carol goes: her seat's "connected" flag changed, the others are told the new info
+        async def leave() -> bool:
+            return bool(manager.unsubscribe(carol, t["id"]))
+
+        assert srv.call(leave)
+        (msg,) = told(alice)
+        assert msg["info"] == manager.info(live)
+        assert [s["connected"] for s in msg["info"]["seats"]] == [True, True, False]
+        assert told(bob)[0]["info"] == msg["info"]
+        _move(srv, t["id"], people)
+        assert ["info" in m for m in told(alice)] == [False]
+        # she comes back: her subscription's answer holds the info, the others are told it
+        told(carol)
+        srv.call(manager.subscribe, carol, t["id"])
+        (back,) = told(carol)
+        assert back["info"] == manager.info(live)
+        assert told(alice)[0]["info"]["seats"][2]["connected"] is True
+        _move(srv, t["id"], people)
+        assert ["info" in m for m in told(carol) + told(alice)] == [False, False]
+        # a sync answered with another info than the one last told (as when the info changed
+        # with no change told): the next change tells it to everyone again
+        told(bob)
+        live.info_told = "an info told before"
+        srv.call(manager.sync, bob, t["id"])
+        (synced,) = told(bob)
+        assert synced["info"] == manager.info(live)
+        _move(srv, t["id"], people)
+        assert all(m["info"] == manager.info(live) for m in told(alice) + told(bob))
+        _move(srv, t["id"], people)
+        assert ["info" in m for m in told(alice)] == [False]
 
 
 def _state_before(srv: Server, table: int) -> Any:
@@ -71,8 +140,6 @@ def _state_before(srv: Server, table: int) -> Any:
 def test_a_message_is_written_as_the_standard_encoder_writes_it() -> None:
     """Compact, UTF-8 unescaped, keys in order, integer keys as strings; a number beyond 64 bits
     still goes out (through the standard encoder)."""
-    from tablee.tables import dumps
-
     msg = {"type": "state", "view": {"hand": ["TH", "A21"], "name": "Zoé ♥", 3: [1.5, None]}}
     assert dumps(msg) == json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
     huge = {"seed": 2**70}

@@ -5,6 +5,12 @@ Each subscriber gets the view of its own seat (``game.view``), that seat's legal
 events its seat may see (``visible_events``), never anything else from the state. After a change
 the state of each seat is built and encoded once, whatever the number of its subscribers (several
 tabs, spectators), and the ``info`` block, the same for all, once for the table.
+
+A change's states carry ``info`` only when it changed since the table's last change (its
+``version`` and ``deadline`` aside, which every state carries itself): most moves change
+nothing of it, and it was most of a state's bytes. A subscriber has the current info from its
+``subscribe`` or ``sync`` answer on; one whose answer held another info than the one last told
+has the next change's states carry it again.
 """
 
 from __future__ import annotations
@@ -27,6 +33,13 @@ from .spectators import Delay, Moment, open_view
 #: a placeholder for ``info`` in a state message whose info is joined to it as text
 _NO_INFO: dict[str, Any] = {}
 _NO_INFO_TAIL = ',"info":{}}'
+#: what every state carries itself: not a change of ``info``
+_OWN_KEYS = ("version", "deadline")
+
+
+def info_key(info: dict[str, Any]) -> str:
+    """What tells whether a table's info changed (``version`` and ``deadline`` aside)."""
+    return dumps({k: v for k, v in info.items() if k not in _OWN_KEYS})
 
 
 class FanOut:
@@ -75,8 +88,15 @@ class FanOut:
             return
         texts: dict[int | None, str] = {}
         # ``info`` is the same for every seat and the last key of a state: encoded once, then
-        # joined to each seat's own part (the same bytes as encoding the whole message)
-        info = ',"info":' + dumps(self.info(live)) + "}"
+        # joined to each seat's own part (the same bytes as encoding the whole message); left
+        # out when every subscriber has it already
+        whole = self.info(live)
+        key = info_key(whole)
+        if key == live.info_told:
+            info = "}"
+        else:
+            info = ',"info":' + dumps(whole) + "}"
+            live.info_told = key
         for sub in list(live.subscribers):
             if sub is exclude:
                 continue
@@ -90,7 +110,17 @@ class FanOut:
     # -- what clients see ------------------------------------------------------------------------
 
     def state_text(self, live: LiveTable, seat: int | None, events: Iterable[Event] = ()) -> str:
-        return dumps(self.state_message(live, seat, events))
+        """A state with its ``info``, for one subscriber (``sync``)."""
+        msg = self.state_message(live, seat, events)
+        self._answered(live, msg["info"])
+        return dumps(msg)
+
+    @staticmethod
+    def _answered(live: LiveTable, info: dict[str, Any]) -> None:
+        """A subscriber was sent ``info`` alone: if it is not the one last told to all, the next
+        change tells it again (else that subscriber would keep this one)."""
+        if live.info_told is not None and info_key(info) != live.info_told:
+            live.info_told = None
 
     def subscribed_text(self, live: LiveTable, seat: int | None) -> str:
         """The answer to a subscription: the state, and the current deal's events as ``seat``
@@ -98,6 +128,7 @@ class FanOut:
         joiner, a spectator) writes its journal."""
         msg = self.state_message(live, seat)
         info = msg.pop("info")
+        self._answered(live, info)
         msg["journal"] = (
             visible_events(deal_history(live.history), seat)[-JOURNAL_MAX:]
             # a delayed spectator's would run ahead of its moment: the cards played since, with

@@ -95,6 +95,9 @@ class LiveTable:
         self.moves: list[tuple[int, Action]] = []
         #: that shadow game, while the table has spectators and delays them
         self.delay: Any = None
+        #: the table's ``info`` as the last change told it (``fanout.info_key``): a change
+        #: whose info is the same leaves it out of its states; None: tell it
+        self.info_told: str | None = None
         #: the state the answers below belong to
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None

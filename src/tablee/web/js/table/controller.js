@@ -74,6 +74,8 @@ export class TableController {
     this.holdTimer = null;
     this.gathering = false;
     this.lastVersion = null;
+    // the table's info as last received (a change's state may leave it out)
+    this.lastInfo = null;
     this.pending = null;
     this.poll = null;
   }
@@ -103,6 +105,10 @@ export class TableController {
    * version is a new game (a rematch); the same version again carries no new events. */
   receive(msg) {
     if (String(tableIdOf(msg)) !== String(this.tableId)) return;
+    // a change's state leaves `info` out when it did not change: the last one holds, at this
+    // state's version and deadline (every subscribe and sync answer carries it whole)
+    if (msg.info) this.lastInfo = msg.info;
+    else if (this.lastInfo) msg.info = { ...this.lastInfo, version: msg.version, deadline: msg.deadline };
     const last = this.lastVersion;
     this.lastVersion = msg.version;
     const gap = last != null && msg.version > last + 1;
