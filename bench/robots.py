@@ -268,9 +268,18 @@ def percentile(xs: Sequence[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+def figure(mean: float, half: float) -> str:
+    """``mean ± half``: to two places, or, when the half-interval is below 0.1, to the place of
+    its third significant digit (a small gain printed as +0.01 ± 0.01 cannot be read)."""
+    if not math.isfinite(half) or half >= 0.1 or half == 0:
+        return f"{mean:+8.2f} ± {half:6.2f}"
+    places = 2 - math.floor(math.log10(half))
+    return f"{mean:+8.{places}f} ± {half:6.{places}f}"
+
+
 def report(name: str, first: str, second: str, tally: Tally) -> str:
     m, h = interval(tally.figures)
-    parts = [f"{name:8} deals {len(tally.figures):5}  {first}-{second} {m:+8.2f} ± {h:6.2f}"]
+    parts = [f"{name:8} deals {len(tally.figures):5}  {first}-{second} {figure(m, h)}"]
     for level in (first, second):
         plays, took, made = tally.taken.get(level, [0, 0, 0])
         if took:

@@ -62,3 +62,11 @@ def test_robot_bench_prints_a_row_per_game_with_its_interval(
     rows = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
     assert [r.split()[0] for r in rows] == ["belote", "tarot3", "contree"]
     assert all("±" in r and "p99" in r for r in rows)
+
+
+def test_robot_bench_prints_a_small_figure_to_three_places_of_its_interval() -> None:
+    robots = load("robots")
+    assert robots.figure(0.0075, 0.0145).split() == ["+0.0075", "±", "0.0145"]
+    assert robots.figure(0.00445, 0.00335).split() == ["+0.00445", "±", "0.00335"]
+    assert robots.figure(-1.5, 0.3).split() == ["-1.50", "±", "0.30"]
+    assert robots.figure(12.0, 2.5).split() == ["+12.00", "±", "2.50"]

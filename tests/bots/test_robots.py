@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -715,6 +716,54 @@ def test_a_contrecarte_confirme_hits_the_next_seat_on_its_last_card() -> None:
     assert decide(game, state, 0, [], level=DEBUTANT)["card"] == "R5"
     move = decide(game, state, 0, [], level=CONFIRME, seed=3, budget=SMALL)
     assert move == {"type": "play", "card": "R+2"}
+
+
+def _ruled(game: Game, state: Any, lacks: dict[int, set[str]] | None = None) -> Any:
+    """Seat 0's move by the direct rules alone (None: left to the search and the table's move),
+    the seats of ``lacks`` having shown they hold none of those cards."""
+    view = game.view(state, 0)
+    know = cc_bot.read(view, [])
+    assert know is not None
+    shown = {s: cc_bot.Lacks(hard=set(cards)) for s, cards in (lacks or {}).items()}
+    return cc_bot.ruled(view, game.legal_actions(state, 0), replace(know, lacks=shown))
+
+
+REDS = {c for c in cc_bot.DECK if c.startswith("R")}
+
+
+def test_a_contrecarte_confirme_stops_a_low_next_seat_without_freeing_the_one_before() -> None:
+    """The next seat holds two cards: a passe stops it; an inversion would hand the turn to the
+    seat before, as low at 4 players (so the passe, else nothing), a passe at 2 players."""
+    hands = [["R5", "RR", "RS", "B4"], ["B1", "B2"], ["G1", "G2", "G3"], ["Y1", "Y2"]]
+    game, state = _contrecarte(hands, "R7")
+    assert _ruled(game, state) == {"type": "play", "card": "RS"}
+    hands[0] = ["R5", "RR", "B4"]
+    game, state = _contrecarte(hands, "R7")
+    assert _ruled(game, state) is None
+    game, state = _contrecarte([hands[0], ["B1", "B2"]], "R7")
+    assert _ruled(game, state) == {"type": "play", "card": "RR"}
+
+
+def test_a_contrecarte_confirme_plays_a_colour_the_next_seat_lacks() -> None:
+    """On a yellow 5 the débutant plays its green 5 (green is its most held colour); the next
+    seat drew on red, so the confirmé plays its red 5 and leaves that seat to draw."""
+    hands = [["R5", "G5", "G6", "B1"], ["B1", "B2", "B3"], ["G1", "G2", "G3"], ["Y1", "Y2", "Y3"]]
+    game, state = _contrecarte(hands, "Y5")
+    assert decide(game, state, 0, [], level=DEBUTANT)["card"] == "G5"
+    assert _ruled(game, state) is None
+    assert _ruled(game, state, {1: REDS}) == {"type": "play", "card": "R5"}
+    assert _ruled(game, state, {2: REDS}) is None  # a seat that plays later tells nothing here
+
+
+def test_a_contrecarte_confirme_names_for_its_joker_a_colour_the_next_seat_lacks() -> None:
+    """A joker on a red top, a blue and a green card left: the débutant names blue (the first of
+    the colours held alike), the confirmé green when the next seat showed it lacks green."""
+    greens = {c for c in cc_bot.DECK if c.startswith("G")}
+    hands = [["W", "B1", "G2"], ["B3", "B2", "B4"], ["G1", "G3", "G4"], ["Y1", "Y2", "Y3"]]
+    game, state = _contrecarte(hands, "R7")
+    assert decide(game, state, 0, [], level=DEBUTANT) == {"type": "play", "card": "W", "color": "B"}
+    move = _ruled(game, state, {1: greens})
+    assert move == {"type": "play", "card": "W", "color": "G"}
 
 
 def test_a_contrecarte_confirme_accepts_a_plus_four() -> None:

@@ -1,5 +1,12 @@
-"""The "confirmé" robot at Contrecarte: each move of its turn weighed by play-outs on worlds of the
-hidden cards that agree with what its seat saw.
+"""The "confirmé" robot at Contrecarte: a few direct rules of play (``ruled``), and near the end of
+the game each move of its turn weighed by play-outs on worlds of the hidden cards that agree with
+what its seat saw.
+
+The rules, read from the seat's view and what the others showed they lacked: when the next seat
+is low, stop it (a +2, a passe, an inversion, a legal +4); play a colour the next seat showed it
+lacks; a joker names the colour most held, ties toward one the next seat lacks. Measured against
+the table's move, each alone gains a few thousandths of a win a game: small, as a seat that is
+stopped mostly hands its win to one of the others, not to the robot.
 
 What the seat knows (from its view and the events it saw, never the state):
 
@@ -45,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 from tablee.engine import Action, Event, Game
 from tablee.games.contrecarte.rules import (
     COLOR,
+    COLORS,
     DECK,
     DRAWN,
     FACE,
@@ -290,6 +298,90 @@ def out_of_turn(view: Mapping[str, Any], legal: Sequence[Action]) -> Action | No
     return None
 
 
+#: which of the direct rules are on (see ``ruled``); dropped after measuring (no gain): a number
+#: card rather than an action card while the next seat is not low, a joker played to change to
+#: a colour the next seat lacks, colours it lacked before drawing once more counted as lacked
+RULES = {"threat": True, "starve": True, "joker_color": True}
+#: the next seat is "low" from this many cards down: it may go out on its next turns
+LOW = 2
+_BY_COLOR = {col: frozenset(c for c in DECK if COLOR[c] == col) for col in COLORS}
+
+
+def lacked_colors(lacks: Lacks | None) -> set[str]:
+    """The colours a seat showed it holds none of (its whole hand)."""
+    if lacks is None:
+        return set()
+    return {col for col, cards in _BY_COLOR.items() if cards <= lacks.hard}
+
+
+def _held(hand: Sequence[str]) -> dict[str, int]:
+    counts = {col: 0 for col in COLORS}
+    for c in hand:
+        if COLOR[c]:
+            counts[COLOR[c]] += 1
+    return counts
+
+
+def _named(rest: Sequence[str], avoid: set[str]) -> str:
+    """The colour a joker names: the one most held after it; ties (and a hand of jokers only)
+    broken toward a colour the next seat lacks."""
+    held = _held(rest)
+    return max(COLORS, key=lambda col: (held[col], col in avoid))
+
+
+def ruled(view: Mapping[str, Any], legal: Sequence[Action], know: Knowledge) -> Action | None:
+    """A direct rule's move on the seat's turn (phase play), or None to leave it to the
+    search and the table's move. ``RULES`` tells which rules are on, tried in this order:
+
+    - ``threat``: the next seat holds ``LOW`` cards or fewer: stop it with a +2, a passe, an
+      inversion (unless it hands the turn to a seat as low: at 2 players it is a passe), or a
+      +4 that is legal (no card of the colour in force);
+    - ``starve``: a fitting card of a colour the next seat showed it lacks (the most held of
+      them): it draws, unless it holds the top card's face or a joker;
+    - ``joker_color``: when only a joker fits, a W names the colour most held, ties broken
+      toward one the next seat lacks (the table's move breaks them by the colours' order).
+    """
+    seat = know.seat
+    n = view["players"]
+    counts = view["counts"]
+    hand: list[str] = list(view["hand"])
+    step = view["direction"]
+    after = (seat + step) % n
+    before = (seat - step) % n
+    lacked = lacked_colors(know.lacks.get(after))
+    plays = [a for a in candidates(legal) if a["type"] == "play"]
+    color = view["color"]
+
+    def joker(card: str) -> Action | None:
+        rest = list(hand)
+        rest.remove(card)
+        name = _named(rest, lacked)
+        for a in plays:
+            if a["card"] == card and a.get("color") == name:
+                return a
+        return None
+
+    coloured = [a for a in plays if a["card"] not in WILDS]
+    if RULES["threat"] and counts[after] <= LOW and len(hand) > 1:
+        for face in ("+2", "S", "R"):
+            for a in coloured:
+                if FACE[a["card"]] != face:
+                    continue
+                if face == "R" and n > 2 and counts[before] <= LOW:
+                    continue
+                return a
+        if WILD4 in hand and all(COLOR[c] != color for c in hand):
+            return joker(WILD4)
+    if RULES["starve"] and lacked:
+        switch = [a for a in coloured if COLOR[a["card"]] in lacked]
+        if switch:
+            held = _held(hand)
+            return max(switch, key=lambda a: held[COLOR[a["card"]]])
+    if RULES["joker_color"] and not coloured and WILD in hand:
+        return joker(WILD)
+    return None
+
+
 def decide(
     game: Game,
     view: Mapping[str, Any],
@@ -308,10 +400,16 @@ def decide(
         # the contest window: accept, as the débutant does (see the module's docstring)
         return None
     moves = candidates(legal)
-    if len(moves) < 2 or min(view["counts"]) > CLOSE:
+    if len(moves) < 2:
         return None
     know = read(view, events)
     if know is None:
+        return None
+    if view.get("drawn") is None:
+        move = ruled(view, legal, know)
+        if move is not None:
+            return move
+    if min(view["counts"]) > CLOSE:
         return None
     count = max(1, budget.worlds * WORLDS_PER_BUDGET)
     # each world's results, move by move: a move is weighed against the table's own on the same
