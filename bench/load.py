@@ -677,7 +677,10 @@ def main() -> None:
 
 
 def _fmt(v: Any) -> str:
-    return f"{v:.1f}" if isinstance(v, float) else str(v)
+    if not isinstance(v, float):
+        return str(v)
+    # a figure below 10 (CPU ms a move) is read to the hundredth
+    return f"{v:.2f}" if abs(v) < 10 else f"{v:.1f}"
 
 
 if __name__ == "__main__":
