@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tablee.engine import Action, Event, Game
-from tablee.games.freeze.rules import DECK, value
+from tablee.games.freeze.rules import DECK, swap_action, value
 
 from .search import Stop
 
@@ -201,7 +201,7 @@ class _Seen:
                 for t, tl, ts in self.targets():
                     gain = self.swap_gain(li, sl, t, tl, ts)
                     if gain > 0 and (best is None or gain > best[0]):
-                        best = (gain, _swap(li, sl, t, tl, ts))
+                        best = (gain, swap_action(li, sl, t, tl, ts))
         return best
 
     def king_gain(self) -> float:
@@ -339,17 +339,6 @@ def _exact(lay: Lay) -> float:
     return out
 
 
-def _swap(line: int, slot: int, t: int, tl: int, ts: int) -> Action:
-    return {
-        "type": "swap",
-        "line": line,
-        "slot": slot,
-        "target": t,
-        "target_line": tl,
-        "target_slot": ts,
-    }
-
-
 # -- the phases ------------------------------------------------------------------------------------
 
 
@@ -435,7 +424,7 @@ def _king_swap(
         for sl in range(len(row)):
             gain = seen.swap_gain(li, sl, t, tl, ts)
             if gain > best[0]:
-                best = (gain, _swap(li, sl, t, tl, ts))
+                best = (gain, swap_action(li, sl, t, tl, ts))
     return best[1]
 
 
