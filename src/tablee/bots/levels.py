@@ -41,14 +41,15 @@ Policy = Callable[
     ],
     Action | None,
 ]
-POLICIES: dict[str, Policy] = {}
-#: yaniv: its discards, draws and call judged by what the seat has seen (``yaniv.py``)
-POLICIES["yaniv"] = yaniv.policy
-#: freeze: expected points from what the seat knows (``freeze.py``)
-POLICIES["freeze"] = freeze.decide
-#: Contrecarte: near the end of the game, play-outs on worlds of what the seat knows
-#: (``contrecarte.py``)
-POLICIES["contrecarte"] = contrecarte.decide
+POLICIES: dict[str, Policy] = {
+    # its discards, draws and call judged by what the seat has seen
+    "yaniv": yaniv.policy,
+    # expected points from what the seat knows
+    "freeze": freeze.decide,
+    # rules of play against a low next seat, and near the end play-outs on worlds of what the
+    # seat knows
+    "contrecarte": contrecarte.decide,
+}
 
 DEBUTANT = "debutant"
 CONFIRME = "confirme"
