@@ -253,6 +253,8 @@ class Client:
         self.conn: Any = None
         self._reader: asyncio.Task[None] | None = None
         self.closed = False
+        #: each table's info as last received (a change's state leaves it out when unchanged)
+        self.infos: dict[int, dict[str, Any]] = {}
 
     async def __aenter__(self) -> Client:
         self.conn = await websockets.connect(self.proc.ws, open_timeout=30)
@@ -273,7 +275,19 @@ class Client:
     async def _read(self) -> None:
         try:
             async for text in self.conn:
-                self.frames.append(json.loads(text))
+                frame = json.loads(text)
+                if frame.get("type") == "state":
+                    # as the browser does: without ``info``, the last one holds
+                    if "info" in frame:
+                        self.infos[frame["table"]] = frame["info"]
+                    else:
+                        kept = self.infos[frame["table"]]
+                        frame["info"] = {
+                            **kept,
+                            "version": frame["version"],
+                            "deadline": frame["deadline"],
+                        }
+                self.frames.append(frame)
                 self._new.set()
         except websockets.ConnectionClosed:
             pass
