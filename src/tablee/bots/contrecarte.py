@@ -47,7 +47,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tablee.engine import Action, Event, Game
 from tablee.games.contrecarte.rules import (
@@ -66,8 +66,13 @@ from tablee.games.contrecarte.rules import (
 
 from .search import Stop
 
-if TYPE_CHECKING:
-    from .levels import Budget
+
+class Budget(Protocol):
+    """What the policy reads of ``levels.Budget`` (not imported: ``levels`` imports this)."""
+
+    @property
+    def worlds(self) -> int: ...
+
 
 #: worlds per decision for each world of the budget: a play-out is a few tenths of a
 #: millisecond, and a win or a loss is a noisy measure
