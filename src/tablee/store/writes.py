@@ -134,11 +134,14 @@ class TableWriter:
         transaction (one fsync for many tables). Each write is still all-or-nothing: a stale one
         writes nothing and is told so; any other failure makes every write of that batch retry
         alone, in its own transaction. Returns once the write is committed."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
         self._pending.append((w, future))
         if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._drain())
-        await asyncio.shield(future)
+            self._task = loop.create_task(self._drain())
+        # not shielded: a caller cancelled meanwhile cancels only its future, which the drain
+        # then passes over (its write is committed with the batch all the same)
+        await future
 
     async def _drain(self) -> None:
         while self._pending:
