@@ -3,10 +3,15 @@ the table's ``info`` only when it changed since the last change."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 from tablee.tables import dumps
+from tablee.tables.changes import copy_record
+from tablee.tables.fanout import info_key
+from tablee.tables.records import TableRecord
 from tests.serverkit import Database, Server
 
 
@@ -144,3 +149,142 @@ def test_a_message_is_written_as_the_standard_encoder_writes_it() -> None:
     assert dumps(msg) == json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
     huge = {"seed": 2**70}
     assert json.loads(dumps(huge)) == huge
+
+
+class Watcher(Recorder):
+    """A connection with a player record, as the WebSocket's: a watcher's name comes from it."""
+
+    def __init__(self, player: Any) -> None:
+        super().__init__(player.id)
+        self.player = player
+
+
+def _other(value: Any) -> Any:
+    """A value of the same kind as ``value`` that is not equal to it."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, datetime):
+        return value + timedelta(seconds=1)
+    if isinstance(value, list):
+        return [*value[:-1], _other(value[-1])] if value else [0]
+    if isinstance(value, dict):
+        return {**value, "other": 1}
+    if value is None:
+        return 1
+    return dataclasses.replace(value, name=_other(value.name))
+
+
+def test_a_record_changed_but_for_its_version_and_deadline_has_its_info_built_again(
+    sqlite_db: Database,
+) -> None:
+    """Every field of the record but those a state carries itself marks the info to be built
+    again (a field added to the record, then shown in ``info``, is covered)."""
+    with Server(sqlite_db) as srv:
+        alice = srv.player("Alice")
+        t = srv.stacked_table(alice, "contrecarte", 3, seed=5)
+        live = srv.manager.cached(t["id"])
+        base = live.rec
+        for f in dataclasses.fields(TableRecord):
+            live.advance(base, live.state, live.seq)
+            rec = copy_record(base)
+            setattr(rec, f.name, _other(getattr(rec, f.name)))
+            live.info_dirty = False
+            live.advance(rec, live.state, live.seq)
+            assert live.info_dirty is (f.name not in ("version", "deadline")), f.name
+        # a seat's player, in place on a copy: the seats are copied with the record
+        live.advance(base, live.state, live.seq)
+        rec = copy_record(live.rec)
+        rec.seats[1].player_id = 12345
+        live.info_dirty = False
+        live.advance(rec, live.state, live.seq)
+        assert live.info_dirty
+
+
+def test_whatever_changed_each_subscriber_holds_the_tables_info(sqlite_db: Database) -> None:
+    """After each change told, the info a subscriber last received (its subscription's answer,
+    then the states that carried one) is the table's: nothing it is made of changed untold."""
+    with Server(sqlite_db) as srv:
+        people = [srv.player("Alice"), srv.player("Bob"), srv.player("Carol")]
+        t = srv.stacked_table(people[0], "contrecarte", 3, seed=5)
+        for p in people[1:]:
+            srv.post(f"/api/tables/{t['id']}/join", p)
+        manager = srv.manager
+        live = manager.cached(t["id"])
+        zoe = srv.call(srv.app.state.store.player, srv.player("Zoé").id)
+        subs: list[Recorder] = [Recorder(p.id) for p in people]
+        held: dict[Recorder, dict[str, Any]] = {}
+
+        def check(step: str) -> None:
+            for sub in subs:
+                for text in sub.texts:
+                    msg = json.loads(text)
+                    if "info" in msg:
+                        held[sub] = msg["info"]
+                sub.texts.clear()
+                if sub in live.subscribers:
+                    assert info_key(held[sub]) == info_key(manager.info(live)), (step, sub)
+
+        for sub in subs:
+            srv.call(manager.subscribe, sub, t["id"])
+        check("subscribed")
+        _move(srv, t["id"], people)
+        check("a move")
+        # a named watcher comes: the watchers
+        watcher = Watcher(zoe)
+        subs.append(watcher)
+        srv.call(manager.subscribe, watcher, t["id"])
+        _move(srv, t["id"], people)
+        check("a watcher came")
+        # the watcher's name changes on its connection (a new hello): told with the next change
+        watcher.player = dataclasses.replace(zoe, name="Zoé B.")
+        _move(srv, t["id"], people)
+        check("a watcher renamed")
+        # an anonymous watcher: the count
+        anonymous = Recorder(None)
+        subs.append(anonymous)
+        srv.call(manager.subscribe, anonymous, t["id"])
+        _move(srv, t["id"], people)
+        check("an anonymous watcher came")
+
+        async def leave(sub: Recorder) -> bool:
+            return bool(manager.unsubscribe(sub, t["id"]))
+
+        # a seated player goes (connected, absent_since), then comes back
+        assert srv.call(leave, subs[2])
+        check("Carol left")
+        _move(srv, t["id"], people)
+        check("a move without Carol")
+        srv.call(manager.subscribe, subs[2], t["id"])
+        check("Carol came back")
+        # connected through another process: told by a change with no event (``retell``)
+        assert srv.call(leave, subs[1])
+        check("Bob left")
+        remote = manager.fanout.remote
+        manager.fanout.remote = lambda table_id: {people[1].id}
+        try:
+            manager.retell(live)
+            check("Bob connected elsewhere")
+            _move(srv, t["id"], people)
+            check("a move with Bob elsewhere")
+        finally:
+            manager.fanout.remote = remote
+        manager.retell(live)
+        check("Bob gone from elsewhere")
+        srv.call(manager.subscribe, subs[1], t["id"])
+        # an edit of the record: the turn's time
+        srv.call(manager.edit, t["id"], lambda rec: setattr(rec, "turn_seconds", 99.0) or [])
+        check("an edit")
+        assert held[subs[0]]["turn_seconds"] == 99.0
+        # the watcher leaves: the watchers again
+        assert srv.call(leave, watcher)
+        _move(srv, t["id"], people)
+        check("the watcher left")
+        assert held[subs[0]]["watchers"] == {"count": 1, "names": []}
+        # a move that changes nothing of the info leaves it out
+        _move(srv, t["id"], people)
+        assert all("info" not in json.loads(x) for sub in subs[:3] for x in sub.texts)
+        check("a plain move")

@@ -8,7 +8,9 @@ tabs, spectators), and the ``info`` block, the same for all, once for the table.
 
 A change's states carry ``info`` only when it changed since the table's last change (its
 ``version`` and ``deadline`` aside, which every state carries itself): most moves change
-nothing of it, and it was most of a state's bytes. A subscriber has the current info from its
+nothing of it, and it was most of a state's bytes. Nor is it built for such a change: the table
+marks it to be built again when something it is made of changes (``LiveTable.info_dirty``), and
+a change not marked so has the info last told. A subscriber has the current info from its
 ``subscribe`` or ``sync`` answer on; one whose answer held another info than the one last told
 has the next change's states carry it again.
 """
@@ -58,6 +60,7 @@ class FanOut:
         state at once."""
         if sub not in live.subscribers:
             live.subscribers[sub] = None
+            live.info_dirty = True
             pid = sub.player_id
             if pid is not None:
                 live.presence[pid] += 1
@@ -70,6 +73,7 @@ class FanOut:
         if sub not in live.subscribers:
             return False
         del live.subscribers[sub]
+        live.info_dirty = True
         pid = sub.player_id
         if pid is not None:
             live.presence[pid] -= 1
@@ -87,20 +91,44 @@ class FanOut:
         if not live.subscribers:
             return
         texts: dict[int | None, str] = {}
+        seat_of = live.rec.seat_of
+        seats = [
+            (sub, None if (pid := sub.player_id) is None else seat_of(pid))
+            for sub in live.subscribers
+        ]
         # ``info`` is the same for every seat and the last key of a state: encoded once, then
         # joined to each seat's own part (the same bytes as encoding the whole message); left
-        # out when every subscriber has it already
-        whole = self.info(live)
-        key = info_key(whole)
-        if key == live.info_told:
-            info = "}"
+        # out when every subscriber has it already. Built again only when something it is made
+        # of changed (most moves change nothing of it): the record but its version and deadline
+        # (``LiveTable.advance``), the subscribers and their presence (``add``, ``remove``) —
+        # and, looked at here, the players connected elsewhere and the watchers' names
+        remote = self.remote(live.rec.id)
+        elsewhere = frozenset(remote) if remote else None
+        watchers = tuple(
+            (sub.player_id, getattr(getattr(sub, "player", None), "name", None))
+            for sub, seat in seats
+            if seat is None
+        )
+        if (
+            live.info_dirty
+            or live.info_told is None
+            or elsewhere != live.info_remote
+            or watchers != live.info_watchers
+        ):
+            whole = self.info(live)
+            live.info_dirty = False
+            live.info_remote, live.info_watchers = elsewhere, watchers
+            key = info_key(whole)
+            if key == live.info_told:
+                info = "}"
+            else:
+                info = ',"info":' + dumps(whole) + "}"
+                live.info_told = key
         else:
-            info = ',"info":' + dumps(whole) + "}"
-            live.info_told = key
-        for sub in list(live.subscribers):
+            info = "}"
+        for sub, seat in seats:
             if sub is exclude:
                 continue
-            seat = self.seat_of(live, sub)
             text = texts.get(seat)
             if text is None:
                 own = dumps(self.state_message(live, seat, events, info=_NO_INFO, told=True))

@@ -10,10 +10,12 @@ changed in place (``apply`` returns a new one), so its answers hold for as long 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 from collections import Counter, OrderedDict
 from datetime import UTC, datetime
+from operator import attrgetter
 from typing import Any, Protocol
 
 from tablee.engine import Action, Event, Game
@@ -27,6 +29,12 @@ REMEMBERED_REQUESTS = 512
 
 #: the first answer to a move: the version it made (an ``ack``), or the refusal (code, message)
 Answer = int | tuple[ErrorCode, str]
+
+#: a table record's fields but those every state carries itself (``fanout._OWN_KEYS``): when
+#: one of them changes, the table's ``info`` may have
+_INFO_FIELDS = attrgetter(
+    *(f.name for f in dataclasses.fields(TableRecord) if f.name not in ("version", "deadline"))
+)
 
 
 def request_key(
@@ -98,6 +106,14 @@ class LiveTable:
         #: the table's ``info`` as the last change told it (``fanout.info_key``): a change
         #: whose info is the same leaves it out of its states; None: tell it
         self.info_told: str | None = None
+        #: something ``info`` is made of changed since it was last built for a change (the
+        #: record but its version and deadline, the subscribers, their presence): the next
+        #: change builds it again to see; else it is known to be the one told
+        self.info_dirty = True
+        #: what else ``info`` was built from then (``fanout.tell``): the players connected
+        #: through other processes, and the watchers without a seat (id, name)
+        self.info_remote: frozenset[int] | None = None
+        self.info_watchers: tuple[tuple[int | None, str | None], ...] = ()
         #: the state the answers below belong to
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None
@@ -163,6 +179,8 @@ class LiveTable:
         if state is None or self.state is None or rec.game_no != self.rec.game_no:
             self.history = []
             self.moves = []
+        if rec is not self.rec and _INFO_FIELDS(rec) != _INFO_FIELDS(self.rec):
+            self.info_dirty = True
         self.rec, self.seq = rec, seq
         if state is not self.state:
             self.state = state
