@@ -98,6 +98,12 @@ class LiveTable:
         #: the table's ``info`` as the last change told it (``fanout.info_key``): a change
         #: whose info is the same leaves it out of its states; None: tell it
         self.info_told: str | None = None
+        #: the newest version this process's subscribers were shown (told, relayed, or the
+        #: version of their subscription): a change at or below it is not told them again
+        self.shown = rec.version
+        #: the next frames relayed from the table's home carry the info (a subscriber here was
+        #: answered one that may not be the one they last told)
+        self.relay_due = False
         #: the state the answers below belong to
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None

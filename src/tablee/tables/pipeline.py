@@ -36,7 +36,7 @@ from tablee.protocol import ErrorCode
 from tablee.store import StaleVersion, Store
 
 from .changes import Change, Decision, away_news, replay
-from .errors import Superseded, TableError
+from .errors import NotHome, Superseded, TableError
 from .live import LiveTable
 from .records import FINISHED, WAITING
 
@@ -107,13 +107,22 @@ class Pipeline:
             started = time.perf_counter()
         for _ in range(RETRIES):
             change = decision(live)
+            if change.move is not None and not self.coordination.leads(live):
+                # moves are the home's (it lost the table to another process meanwhile)
+                raise Superseded if not retry else NotHome
+            fence = self.coordination.fence(live)
             try:
                 if change.move is not None:
                     await self.store.record_action(
-                        change.rec, live.rec.version, change.move, change.deal_events, seats=False
+                        change.rec,
+                        live.rec.version,
+                        change.move,
+                        change.deal_events,
+                        seats=False,
+                        fence=fence,
                     )
                 else:
-                    await self.store.save_table(change.rec, live.rec.version)
+                    await self.store.save_table(change.rec, live.rec.version, fence=fence)
             except StaleVersion:
                 await self.catch_up(live)
                 if not retry:
@@ -145,8 +154,10 @@ class Pipeline:
 
     def tell(self, live: LiveTable, events: list[Event]) -> None:
         """After a change (made here or caught up with): the subscribers' states, the timer and
-        the bots, and a finished table nobody watches leaves memory."""
-        self.fanout.tell(live, events)
+        the bots, and a finished table nobody watches leaves memory. Only what the subscribers
+        were not shown is told (away from the table's home, its frames bring them the rest)."""
+        if live.rec.version > live.shown:
+            self.fanout.tell(live, events)
         for hook in self.tell_hooks:
             try:
                 hook(live)
@@ -184,8 +195,12 @@ class Pipeline:
         if rec.status == WAITING:
             state, seq = None, 0
         elif rec.game_no == live.rec.game_no and same_game:
-            state, seq, events = replay(rec, live.game, live.state, live.seq, rows)
-            history = events
+            # the moves the subscribers here were shown already (relayed from the table's home)
+            # are not told again
+            seen = [row for row in rows if row.version <= live.shown]
+            state, seq, history = replay(rec, live.game, live.state, live.seq, seen)
+            state, seq, events = replay(rec, live.game, state, seq, rows[len(seen) :])
+            history = history + events
             live.remember_rows(rows)
         else:
             state, seq, history = replay(rec, live.game, None, 0, rows)
