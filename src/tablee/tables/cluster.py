@@ -309,6 +309,14 @@ class Cluster(Coordination):
             refusal = [ErrorCode.INTERNAL, "the move could not be made; try again"]
             broker.send(sender, "r\n" + dumps({"n": number, "e": refusal}))
 
+    def counts(self) -> dict[str, int]:
+        return {
+            "frames_relayed": self.relayed,
+            "frames_received": self.received,
+            "moves_forwarded": self.forwarded,
+            "moves_served": self.served,
+        }
+
     def relay(
         self,
         live: LiveTable,

@@ -220,6 +220,10 @@ class Coordination:
         """Sends a change's frames to the processes ``to``: each seat's own part (``None``:
         spectators'), to be followed by ``info`` (``',"info":{...}}'``) or by ``"}"``."""
 
+    def counts(self) -> dict[str, int]:
+        """What crossed between processes since start-up, by kind (metrics)."""
+        return {}
+
     async def take_token(self, key: str, rate: Rate) -> float | None:
         """A token from the bucket ``key`` that every process shares: 0 when taken, else the
         seconds to wait; None when this strategy shares no buckets (the caller keeps its own)."""

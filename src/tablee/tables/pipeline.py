@@ -71,6 +71,8 @@ class Pipeline:
         self.forget_soon = forget_soon
         #: accepted moves since start-up (metrics, benchmarks)
         self.moves = 0
+        #: copies brought up to date from the store (log rows replayed) since start-up
+        self.catch_ups = 0
         self.move_hooks: list[MoveHook] = []
         #: called after every change told to the subscribers (made here or caught up with): the
         #: chat hands the players the spectators' messages of a deal that ended
@@ -178,6 +180,7 @@ class Pipeline:
         events = await self.reload(live)
         if live.rec.version == before:
             return False
+        self.catch_ups += 1
         self.tell(live, events)
         return True
 
