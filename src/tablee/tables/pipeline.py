@@ -4,8 +4,8 @@ change, a start, a rematch, an admin's action:
     lock -> fresh state -> decide -> persist (one transaction) -> tell
 
 - lock: the coordination's ``writing`` turn (the table's ``asyncio.Lock``; with several
-  processes, also the table's write lock in the database);
-- fresh state: with other writers around, the copy catches up with the store first;
+  processes, the moves are made at the table's home, whose writes carry its fencing token);
+- fresh state: away from the home (a seat change), the copy catches up with the store first;
 - decide: a ``Decision`` (``changes.py``) reads the live table and returns the ``Change`` (the
   next record, state, events, log row), or refuses with ``TableError`` and nothing changes;
 - persist: the store writes the change if the table is still at the version it was decided on
