@@ -208,6 +208,8 @@ class Chat:
         #: messages stored here since start-up (metrics, tests)
         self.sent = 0
         manager.pipeline.tell_hooks.append(self._table_changed)
+        # away from a table's home, the copy here must follow the deals to release them
+        manager.follow_hooks.append(lambda live: live.id in self.held)
         manager.chat_hooks.append(self.heard)
 
     async def start(self) -> None:

@@ -120,6 +120,10 @@ class TableManager:
         #: called with what another process announced of the chat (a message, a deletion, a
         #: mute): the chat pushes it to the sockets here
         self.chat_hooks: list[Callable[[dict[str, Any]], object]] = []
+        #: whether something here follows a table change by change (its ``tell_hooks`` must
+        #: see every change): away from the table's home, its copy then catches up on every
+        #: change relayed (the chat, while it holds spectators' messages back from the players)
+        self.follow_hooks: list[Callable[[LiveTable], bool]] = []
         #: the players with a socket open on this process (the app sets it)
         self.connected_players: Callable[[], Iterable[int]] = tuple
         #: seconds a waiting table nobody joined stays open (0: for ever)
@@ -341,8 +345,15 @@ class TableManager:
         info_changed: bool,
     ) -> None:
         """The frames of a change made by the table's home, another process: passed on to the
-        subscribers here (``FanOut.relayed``)."""
+        subscribers here (``FanOut.relayed``). A table something here follows change by change
+        (``follow_hooks``) has its copy brought up to date too, off the frames' way."""
         self.fanout.relayed(live, version, seats, parts, info, info_changed)
+        if version > live.rec.version and any(wants(live) for wants in self.follow_hooks):
+            self.spawn(self._follow(live))
+
+    async def _follow(self, live: LiveTable) -> None:
+        async with live.lock:
+            await self.pipeline.catch_up(live)
 
     def banned_elsewhere(self, player_ids: Iterable[int]) -> None:
         for player_id in player_ids:
