@@ -413,17 +413,25 @@ def _raise_fd_limit() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-async def setup_tablee(base: str, tables: int, players: int, game: str) -> list[Seat]:
+async def setup_tablee(bases: list[str], tables: int, players: int, game: str) -> list[Seat]:
+    """Players and tables; table t made through server t mod the servers (with several
+    processes, the process that makes a table is its home: the tables' homes are spread)."""
     seats: list[Seat] = []
     limits = httpx.Limits(max_connections=20)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as c:
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=b, limits=limits, timeout=120)
+            )
+            for b in bases
+        ]
         sem = asyncio.Semaphore(20)
 
-        async def post(path: str, **kw: Any) -> httpx.Response:
+        async def post(path: str, via: int = 0, **kw: Any) -> httpx.Response:
             # a busy server may drop an idle keep-alive connection just as it is reused
             for attempt in range(5):
                 try:
-                    r = await c.post(path, **kw)
+                    r = await clients[via].post(path, **kw)
                     r.raise_for_status()
                     return r
                 except httpx.TransportError:
@@ -442,11 +450,13 @@ async def setup_tablee(base: str, tables: int, players: int, game: str) -> list[
         async def make_table(t: int) -> None:
             group = people[t * players : (t + 1) * players]
             auth = [{"Authorization": f"Bearer {p['token']}"} for p in group]
+            via = t % len(clients)
             async with sem:
                 body = {"game": game, "players": players}
-                tid = (await post("/api/tables", json=body, headers=auth[0])).json()["id"]
+                made = await post("/api/tables", via, json=body, headers=auth[0])
+                tid = made.json()["id"]
                 for s in range(1, players):
-                    await post(f"/api/tables/{tid}/join", json={"seat": s}, headers=auth[s])
+                    await post(f"/api/tables/{tid}/join", via, json={"seat": s}, headers=auth[s])
             for s, p in enumerate(group):
                 seats.append(Seat(tid, s, {"type": "hello", "token": p["token"]}, p["token"]))
 
@@ -540,12 +550,29 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             if args.profile:
                 run = [sys.executable, str(ROOT / "bench" / "profiled_serve.py"), args.profile]
             serve = [*run, "serve", "--database-url", url]
-            servers = Servers([Proc([*serve, "--port", str(port)], port, env) for port in ports])
+            cores = os.cpu_count() or 1
+            servers = Servers(
+                [
+                    Proc(
+                        # --pin: server i on core i alone (taskset), the clients where they may
+                        [
+                            *(["taskset", "-c", str(i % cores)] if args.pin else []),
+                            *serve,
+                            "--port",
+                            str(port),
+                        ],
+                        port,
+                        env,
+                    )
+                    for i, port in enumerate(ports)
+                ]
+            )
             try:
                 await asyncio.gather(*(s.ready("/api/games") for s in servers.procs))
                 base = f"http://127.0.0.1:{ports[0]}"
                 t = time.monotonic()
-                seats = await setup_tablee(base, n, args.players, args.game)
+                bases = [f"http://127.0.0.1:{port}" for port in ports]
+                seats = await setup_tablee(bases, n, args.players, args.game)
                 print(f"  set-up of {n} tables: {time.monotonic() - t:.1f} s", flush=True)
                 robots = await robot_tables(
                     base, args.robot_tables, args.robot_game, args.robot_level
@@ -625,6 +652,7 @@ def main() -> None:
     )
     p.add_argument("--profile", default=None, help="cProfile the tablée server into this file")
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
+    p.add_argument("--pin", action="store_true", help="each server process on a core of its own")
     p.add_argument(
         "--robot-tables",
         type=int,

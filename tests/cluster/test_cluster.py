@@ -6,9 +6,10 @@ import asyncio
 import json
 from typing import Any
 
+import httpx
 import pytest
 
-from tests.cluster.kit import Client, Cluster, Player, new_player, processes, rest
+from tests.cluster.kit import Client, Cluster, Player, Proc, new_player, processes, rest
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -77,6 +78,65 @@ async def _whole_game(cluster: Cluster, *, then_leave: bool) -> None:
             f"SELECT seq, version FROM actions WHERE table_id = {tid} ORDER BY seq"
         )
         assert [r["seq"] for r in rows] == list(range(1, len(rows) + 1)) and len(rows) == 12
+    assert not a.errors() and not b.errors(), a.output() + b.output()
+
+
+async def _metrics(proc: Proc) -> dict[str, float]:
+    """The process's counters of catch-ups and cluster messages (``/metrics``)."""
+    async with httpx.AsyncClient(base_url=proc.http) as http:
+        r = await http.get("/metrics", headers={"Authorization": "Bearer sesame"})
+        assert r.status_code == 200, r.text
+    out: dict[str, float] = {}
+    for line in r.text.splitlines():
+        if line.startswith(("tablee_catch_ups_total", "tablee_cluster_messages_total")):
+            name, value = line.rsplit(" ", 1)
+            out[name] = float(value)
+    return out
+
+
+async def test_moves_go_to_the_tables_home_and_the_other_process_relays_its_frames(
+    cluster: Cluster,
+) -> None:
+    """The table is made on A, its home; Bob plays through B: his moves are made on A, and B
+    passes A's frames on to his socket without replaying the log."""
+    async with processes(cluster, "a", "b", admin_token="sesame") as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        body = {"game": "toy", "players": 2, "options": {"deals": 2}}
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+        home = (await cluster.sql(f"SELECT home, home_token FROM tables WHERE id = {tid}"))[0]
+        assert home["home"] and home["home_token"] == 1
+        async with Client(a, alice) as ca, Client(b, bob) as cb:
+            st = await ca.subscribe(tid)
+            await cb.subscribe(tid)
+            await ca.until(lambda f: f["type"] == "state" and f["info"]["seats"][1]["connected"])
+            before_b = await _metrics(b)
+            clients, version, bobs = {0: ca, 1: cb}, st["version"], 0
+            while True:
+                states = [await c.state_at(tid, version) for c in (ca, cb)]
+                assert states[0]["version"] == states[1]["version"] == version
+                if states[0]["over"]:
+                    break
+                seat = states[0]["to_act"][0]
+                answer = await clients[seat].act(tid, states[seat]["legal"][0])
+                assert answer["type"] == "ack", answer
+                bobs += seat == 1
+                version += 1
+            after_a, after_b = await _metrics(a), await _metrics(b)
+        kind = 'tablee_cluster_messages_total{kind="%s"}'
+        assert bobs >= 5
+        forwarded = after_b[kind % "moves_forwarded"] - before_b[kind % "moves_forwarded"]
+        assert forwarded == bobs and after_a[kind % "moves_served"] == bobs
+        # every change reached B as A's frames; B replayed no log row while the game went on
+        received = after_b[kind % "frames_received"] - before_b[kind % "frames_received"]
+        assert received >= 12
+        assert after_b["tablee_catch_ups_total"] - before_b["tablee_catch_ups_total"] <= 1
+        # Bob's socket got every version, in order, each once
+        seen = [f["version"] for f in cb.states(tid)]
+        assert seen == sorted(seen) and len(seen) == len(set(seen))
+        assert set(range(seen[0], version + 1)) <= set(seen)
+        after = (await cluster.sql(f"SELECT home, home_token FROM tables WHERE id = {tid}"))[0]
+        assert after == home  # nobody else became its home
     assert not a.errors() and not b.errors(), a.output() + b.output()
 
 
@@ -164,7 +224,13 @@ async def test_a_process_killed_mid_game_loses_nothing_and_the_other_goes_on(
                 if st["over"]:
                     break
                 if not killed and len(acked) >= 4 and alice_waited:
-                    a.kill()  # Alice's process dies; her seat now runs out of time on B
+                    home = await cluster.sql(
+                        f"SELECT home, home_token FROM tables WHERE id = {tid}"
+                    )
+                    assert home[0]["home_token"] == 1  # A made the table: its home
+                    # the home dies; B takes the table over once A's lease has run out, and
+                    # Alice's seat runs out of time there
+                    a.kill()
                     killed = True
                 if st["to_act"] == [1]:
                     action = st["legal"][0]
@@ -182,10 +248,15 @@ async def test_a_process_killed_mid_game_loses_nothing_and_the_other_goes_on(
                     if answer["type"] == "ack":
                         acked.append((0, mine["legal"][0]))
             assert killed
+        after = await cluster.sql(f"SELECT home, home_token FROM tables WHERE id = {tid}")
+        assert after[0]["home"] != home[0]["home"] and after[0]["home_token"] == 2
         rows = await cluster.sql(
-            f"SELECT seq, seat, action, source, version FROM actions"
+            f"SELECT seq, seat, action, source, version, request FROM actions"
             f" WHERE table_id = {tid} ORDER BY seq"
         )
+        # no move applied twice: one row per action count, each request once
+        requests = [r["request"] for r in rows if r["request"] is not None]
+        assert len(requests) == len(set(requests))
         assert [r["seq"] for r in rows] == list(range(1, 19))  # 2 deals x 3 seats x 3 cards
         logged = [(r["seat"], _json(r["action"])) for r in rows]
         assert all(move in logged for move in acked)  # nothing acknowledged was lost
@@ -193,15 +264,12 @@ async def test_a_process_killed_mid_game_loses_nothing_and_the_other_goes_on(
         assert {(0, "timer"), (0, "player"), (1, "player"), (2, "bot")} <= sources
         last_alice_move = max(r["seq"] for r in rows if r["seat"] == 0 and r["source"] == "player")
         assert any(r["source"] == "timer" and r["seq"] > last_alice_move for r in rows)
-        # Bob heard of every move the timer made for Alice, whichever process made it (a move
-        # made on A reaches B's sockets through B's replay of the log)
+        # Bob heard of every move the timer made, once, whichever process made it (a move made
+        # on A reaches B's sockets as A's frames, one made after the takeover from B itself);
+        # Bob's own seat may have run out of time too while his move waited for the takeover
         told = [e for f in cb.states(tid) for e in f["events"] if e["type"] == "auto"]
-        timed = [
-            r
-            for r in rows
-            if r["seat"] == 0 and r["source"] == "timer" and r["version"] > subscribed
-        ]
-        assert told == [{"type": "auto", "seat": 0, "source": "timer"}] * len(timed)
+        timed = [r for r in rows if r["source"] == "timer" and r["version"] > subscribed]
+        assert told == [{"type": "auto", "seat": r["seat"], "source": "timer"} for r in timed]
     assert not b.errors(), b.output()
 
 

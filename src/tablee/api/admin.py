@@ -150,7 +150,7 @@ async def show_table(
     table_id: TableId, admin: AdminDep, manager: ManagerDep, repo: AdminQueriesDep, ops: OpsDep
 ) -> dict[str, Any]:
     """The table in full, hands and seed included (audited: ``table.inspect``)."""
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
     out = table_admin.full_state(manager, live)
     await audit(repo, ops, admin, "table.inspect", "table", table_id, {"version": live.rec.version})
     return out
@@ -168,7 +168,7 @@ async def close_table(
     """Ends the table now with no winner; the seated players are told why. Waiting tables are
     cancelled the same way. 409 ``table_over`` if it is closed already."""
     reason = (body or CloseRequest()).reason
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
     before = live.rec.status
     await table_admin.close(manager, table_id, reason, admin.name)
     await audit(
@@ -204,7 +204,7 @@ async def set_timer(
     ops: OpsDep,
 ) -> dict[str, Any]:
     """A new turn timer (seconds, or null for none); the current deadline is re-armed."""
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
     before = live.rec.turn_seconds
     await table_admin.set_timer(manager, table_id, body.turn_seconds)
     await audit(

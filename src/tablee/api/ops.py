@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
@@ -175,6 +175,22 @@ class _Live(Collector):
         for (game, status), n in sorted(counts.items()):
             tables.add_metric([game, status], n)
         yield tables
+        manager = self.ops.manager
+        if manager is not None:
+            yield CounterMetricFamily(
+                "tablee_catch_ups",
+                "Held tables brought up to date from the database (their new log rows replayed)",
+                value=manager.pipeline.catch_ups,
+            )
+            crossed = CounterMetricFamily(
+                "tablee_cluster_messages",
+                "Several processes: changes' frames relayed and received, moves sent to a"
+                " table's home and served there",
+                labels=["kind"],
+            )
+            for kind, n in sorted(manager.coordination.counts().items()):
+                crossed.add_metric([kind], n)
+            yield crossed
         sockets = list(self.ops.sockets)
         yield GaugeMetricFamily(
             "tablee_websockets", "Open WebSocket connections", value=len(sockets)

@@ -74,7 +74,7 @@ async def _shown(
     players, whoever brings its invitation, and the admin token; to anyone else, 404 as for a
     table that does not exist."""
     if who is True:
-        return await manager.get(table_id)
+        return await manager.current(table_id)
     player_id = who.id if isinstance(who, PlayerRecord) else None
     return await manager.visible(table_id, player_id, invitation)
 

@@ -160,6 +160,21 @@ class Table(Base):
     timeouts: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    #: the process that owns the table (several processes: ``tables/cluster.py``); None: none yet
+    home: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: the fencing token of that ownership, +1 on every change of owner: a write that names an
+    #: older one (a home that lost the table) changes nothing
+    home_token: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class Process(Base):
+    """An app process of a multi-process deployment, alive while it renews ``alive_until``: the
+    tables whose home it is are its own until then."""
+
+    __tablename__ = "processes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    alive_until: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class Seat(Base):

@@ -122,6 +122,8 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
         created_at=r.created_at,
         seats=seats,
         creator_name=creator_name,
+        home=r.home,
+        home_token=r.home_token or 0,
     )
 
 
@@ -409,6 +411,9 @@ class Store:
             if row is None:
                 return None, []
             if row.version == known.version:
+                # the home may have changed hands (that changes no version): it is read from
+                # the store only, so the held record takes it in place
+                known.home, known.home_token = row.home, row.home_token or 0
                 return known, []
             rows: list[LoggedAction] = []
             if row.status != WAITING:
@@ -448,10 +453,13 @@ class Store:
         """Table writes since start-up (each in one of ``commits``)."""
         return self._writes.writes
 
-    async def save_table(self, t: TableRecord, expected_version: int, seats: bool = True) -> None:
-        """Write a table's changed row (and seats) if nobody wrote it since ``expected_version``;
-        raises ``StaleVersion`` (having written nothing) otherwise."""
-        await self._writes.write(TableWrite(t, expected_version, seats))
+    async def save_table(
+        self, t: TableRecord, expected_version: int, seats: bool = True, fence: int | None = None
+    ) -> None:
+        """Write a table's changed row (and seats) if nobody wrote it since ``expected_version``
+        (and, with ``fence``, if that is still the table's home token); raises ``StaleVersion``
+        (having written nothing) otherwise."""
+        await self._writes.write(TableWrite(t, expected_version, seats, fence=fence))
 
     async def record_action(
         self,
@@ -460,12 +468,15 @@ class Store:
         action: LoggedAction,
         deal_events: Sequence[dict[str, Any]] = (),
         seats: bool = False,
+        fence: int | None = None,
     ) -> None:
         """An accepted action, all or nothing: the log row, the table's new version, deadline and
         status, the deals it ended and, when it ends the game, the result. Raises
         ``StaleVersion`` (having written nothing) if the table moved on since
         ``expected_version``."""
-        await self._writes.write(TableWrite(t, expected_version, seats, action, list(deal_events)))
+        await self._writes.write(
+            TableWrite(t, expected_version, seats, action, list(deal_events), fence)
+        )
 
     async def actions(
         self, table_id: int, game_no: int, after: int = 0, upto: int | None = None

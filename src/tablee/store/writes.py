@@ -9,8 +9,9 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import BigInteger, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.functions import coalesce
 
 from tablee.tables.records import PLAYER, LoggedAction, TableRecord
 
@@ -26,10 +27,17 @@ ACTIONS = m.cast_table(m.ActionRow)
 DEALS = m.cast_table(m.DealScore)
 RESULTS = m.cast_table(m.Result)
 RESULT_SEATS = m.cast_table(m.ResultSeat)
-#: the mutable part of a table row, written only over the version it was read at
+#: the mutable part of a table row, written only over the version it was read at and, by the
+#: home of a table of several processes, only while the fencing token it holds is the table's
+#: (``b_fence`` null: no fence)
 _UPDATE_TABLE = (
     update(TABLES)
-    .where(TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_expected"))
+    .where(
+        TABLES.c.id == bindparam("b_id"),
+        TABLES.c.version == bindparam("b_expected"),
+        coalesce(bindparam("b_fence", type_=BigInteger), TABLES.c.home_token)
+        == TABLES.c.home_token,
+    )
     .values(
         {
             name: bindparam(name)
@@ -67,12 +75,15 @@ class TableWrite:
     seats: bool
     action: LoggedAction | None = None
     deal_events: list[dict[str, Any]] = field(default_factory=list)
+    #: the home's fencing token (``TableRecord.home_token``); None: not fenced
+    fence: int | None = None
 
 
-def _table_params(t: TableRecord, expected: int) -> dict[str, Any]:
+def _table_params(t: TableRecord, expected: int, fence: int | None = None) -> dict[str, Any]:
     return {
         "b_id": t.id,
         "b_expected": expected,
+        "b_fence": fence,
         "status": t.status,
         "options": t.options,
         "game_no": t.game_no,
@@ -112,7 +123,8 @@ class _SomeStale(Exception):
 
 
 class StaleVersion(RuntimeError):
-    """The table changed since it was read (another writer won): reload and try again."""
+    """The table changed since it was read (another writer won), or the writer's fencing token
+    is not the table's any more (another process took it over): reload and try again."""
 
 
 class TableWriter:
@@ -173,14 +185,16 @@ class TableWriter:
             if len(batch) > 1 and conn.dialect.supports_sane_multi_rowcount:
                 # every table row in one statement (one trip to SQLite's thread, not one each);
                 # if any of them is stale, this transaction is dropped and each write goes alone
-                params = [_table_params(w.table, w.expected_version) for w in batch]
+                params = [_table_params(w.table, w.expected_version, w.fence) for w in batch]
                 result = await conn.execute(_UPDATE_TABLE, params)
                 if result.rowcount != len(batch):
                     raise _SomeStale
                 out, done = [None] * len(batch), list(batch)
             for w in batch if not done else ():
                 t = w.table
-                result = await conn.execute(_UPDATE_TABLE, _table_params(t, w.expected_version))
+                result = await conn.execute(
+                    _UPDATE_TABLE, _table_params(t, w.expected_version, w.fence)
+                )
                 if result.rowcount != 1:
                     out.append(StaleVersion(f"table {t.id} is no longer at v{w.expected_version}"))
                     continue

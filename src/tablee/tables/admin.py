@@ -43,7 +43,7 @@ def _running_scores(live: LiveTable) -> list[Any]:
 async def close(manager: TableManager, table_id: int, reason: str, by: str) -> LiveTable:
     """The table ends now, with no winner; everyone subscribed is told why (a ``table_closed``
     event and ``outcome.closed``). A closed table takes no more moves, joins or rematches."""
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
 
     def change(rec: TableRecord) -> list[Event]:
         if closed_reason(rec) is not None:
@@ -114,7 +114,7 @@ async def kick(
 async def set_timer(manager: TableManager, table_id: int, seconds: float | None) -> LiveTable:
     """A new turn timer; during a game the seats to act get a fresh deadline (none: no timer)."""
     check_turn_seconds(seconds)
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
 
     def change(rec: TableRecord) -> list[Event]:
         if closed_reason(rec) is not None:
@@ -236,7 +236,7 @@ def _game_entry(
 async def export(manager: TableManager, table_id: int) -> dict[str, Any]:
     """The whole action log of every game of the table with its deal seed and options:
     ``tablee replay FILE`` rebuilds and prints every state (docs/admin.md gives the format)."""
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
     rec = live.rec
     game = get_game(rec.game)
     store = manager.store

@@ -208,6 +208,8 @@ class Chat:
         #: messages stored here since start-up (metrics, tests)
         self.sent = 0
         manager.pipeline.tell_hooks.append(self._table_changed)
+        # away from a table's home, the copy here must follow the deals to release them
+        manager.follow_hooks.append(lambda live: live.id in self.held)
         manager.chat_hooks.append(self.heard)
 
     async def start(self) -> None:
@@ -234,7 +236,7 @@ class Chat:
         """Stores the player's message, calls ``on_stored`` (the ack), then pushes it everywhere
         it goes. Raises ``TableError`` (nothing stored) when it is refused."""
         body, phrase = clean(text, phrase)
-        live = None if table_id is None else await self.manager.get(table_id)
+        live = None if table_id is None else await self.manager.current(table_id)
         seat = None if live is None else live.rec.seat_of(player.id)
         audience, held = ALL, None
         if live is not None and seat is None:
@@ -325,7 +327,7 @@ class Chat:
             return []
         if table_id is None:
             return await self.db.last(None, self.history)
-        live = await self.manager.get(table_id)
+        live = await self.manager.current(table_id)
         # spectators' messages held back are few: twice the count leaves room to skip them
         rows = await self.db.last(table_id, 2 * self.history)
         for rec in rows:

@@ -1,53 +1,67 @@
 """Several app processes on one database: the coordination strategy of each (``Cluster``).
 
-Any process accepts any client for any table. The database and Redis do the coordinating:
+Any process accepts any client for any table; each table has a **home**, the one process that
+makes its changes and tells them (the shape of lichess's lila/lila-ws):
 
-- One writer per table at a time: its write lock in PostgreSQL (``store/cluster.py``), and every
-  write names the version it started from (``StaleVersion`` otherwise). A process whose copy was
-  behind catches up under the lock (the log rows after its own, up to the stored version); one
-  that lost a race anyway reloads and tries the player's move again on the fresh state; the losing
-  write wrote nothing, so a move is never applied twice.
-- Every accepted change (moves, joins, leaves, starts, rematches) is published on Redis
-  (``redis_broker.py``); each process holding that table reloads it from the database and pushes
-  the new views to its own sockets.
-- Timers and bots: a move the table makes itself is made by the process that holds the table's
-  claim (``store/cluster.py``), on a copy it reloads under the claim; the others skip it. Each
-  process runs a poller that finds overdue deadlines and bot tables nobody moved in the database
-  (a process that died held them), checks its copies against the database (a lost Redis message
-  delays an update by one poll at most) and forgets the tables nobody here watches.
+- **The home.** A process becomes a table's home by taking it (``store/cluster.py``: a
+  conditional UPDATE of the table's row, which bumps its fencing token) when the table has no
+  home alive: the process that creates a table, or the first that needs one whose home went
+  away. It stays home while its lease runs (its ``processes`` row, renewed every second); its
+  writes carry its token, and the database refuses them once another process has taken the
+  table over. A process stopping cleanly gives its tables up; one that dies keeps them until its
+  lease runs out (``LEASE_SECONDS``).
+- **Moves go to the home.** A player's ``act`` reaching another process is sent to the home's
+  own Redis channel; the home applies it, commits, and answers on the sender's channel, which
+  then acks its client. A home that does not listen (no receiver) is taken over once its lease
+  has run out. The move's idempotency key makes a move resent after a lost answer safe.
+- **Frames are relayed, never rebuilt.** The home builds each seat's state of a change once and
+  sends them to the other processes with subscribers at the table (they announce themselves in
+  the table's presence entry); those pass them on to their sockets. They hold a copy of the
+  table only for what is not on the hot path (a new subscriber's state, ``sync``, a REST read, a
+  seat change) and bring it up to date from the database then.
+- **Seat changes** (join, leave, start, rematch, an admin's edit) are made by whichever process
+  receives them, like any write guarded by the table's version (a race lost is retried on a fresh
+  copy); the change is announced on the ``tables`` channel and the home catches up and tells it.
+- **Timers and robots run at the home.** Each process's poller looks for tables whose deadline
+  passed or whose robot stopped moving and whose home is not alive, and takes them over; and for
+  tables it watches whose home died.
 
-Presence (the seats' "connected" flags) is shared through Redis too: each process lists the
-players it has at each table it holds, and adds the other processes' lists to what it shows.
+A lost Redis message costs a delay, never a move: the poller compares the tables held here with
+the database every ``TABLEE_POLL_SECONDS`` and catches up what the relay missed.
 
-A ban is announced on Redis and every process closes that player's sockets; each also looks for
-banned players among its sockets every ``TABLEE_BAN_CHECK_SECONDS``, for an announcement it missed.
+Presence (the seats' "connected" flags) is shared through Redis: each process lists the players
+(and whether it has any subscriber) at each table it holds, and the home adds the other
+processes' lists to what it shows. A ban is announced on Redis and every process closes that
+player's sockets; each also looks for banned players among its sockets every
+``TABLEE_BAN_CHECK_SECONDS``, for an announcement it missed.
 
 docs/scaling.md tells the whole story, with figures.
-
-A process holds a table only while it has a use for it (a subscriber, a timer or bot to run): the
-process does not load every unfinished table at start-up, and the poller hands tables over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import json
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Callable, Collection
 from datetime import timedelta
 from typing import Any
 
 from tablee.limits import Rate
+from tablee.protocol import ErrorCode, dumps
 from tablee.settings import Settings
 from tablee.store import Store
-from tablee.store.cluster import Claims, due_tables, idle_bot_tables, table_versions
+from tablee.store.cluster import Home, Homes, due_tables, idle_bot_tables
 
 from .broker import Broker
 from .coordination import Coordination, Host
+from .errors import TableError, unknown_table
 from .live import LiveTable, utcnow
-from .records import PLAYING
+from .records import PLAYER, PLAYING
 from .redis_broker import RedisBroker
 
 log = logging.getLogger("tablee.cluster")
@@ -58,18 +72,30 @@ FORGET_AFTER = 30.0
 IDLE_WINDOW = timedelta(minutes=10)
 #: seconds a process's presence entry lives unless the process renews it (a third of it)
 PRESENCE_TTL = 30.0
+#: a process is alive (the home of its tables) this long after its last beat
+LEASE_SECONDS = 5.0
+#: between two beats
+BEAT_SECONDS = 1.0
+#: how long a move sent to the home waits for its answer
+ANSWER_SECONDS = 10.0
+#: how long a move waits for a home that went away to be taken over
+TAKEOVER_SECONDS = LEASE_SECONDS + 3.0
 
 
 class Cluster(Coordination):
     shared = True
 
     def __init__(self, store: Store, settings: Settings, broker: Broker | None = None) -> None:
+        #: names this process in the homes, the presence entries and its Redis channel
+        self.process_id = uuid.uuid4().hex[:12]
         if broker is None:
             if not settings.redis_url:
                 raise ValueError("several processes need TABLEE_REDIS_URL")
-            broker = RedisBroker(settings.redis_url, settings.redis_prefix, self.refresh)
+            broker = RedisBroker(
+                settings.redis_url, settings.redis_prefix, self.refresh, self.process_id
+            )
         self.broker = broker
-        self.claims = Claims(store, settings.database_schema)
+        self.homes = Homes(store, self.process_id, LEASE_SECONDS)
         self.poll_seconds = settings.poll_seconds
         #: between two looks for banned players among this process's sockets (the Redis message
         #: of a ban closes them at once; this is for a lost one)
@@ -79,20 +105,31 @@ class Cluster(Coordination):
             seconds=max(2.0, 4 * settings.bot_delay_seconds + self.poll_seconds)
         )
         self._poller: asyncio.Task[None] | None = None
+        self._beater: asyncio.Task[None] | None = None
         #: when this process last changed or heard of each table it holds (monotonic)
         self._touched: dict[int, float] = {}
         #: idle bot tables found in the database and seen to have nothing to do, at that version
         self._idle_seen: dict[int, int] = {}
         self._first_poll = True
-        #: names this process in the presence entries
-        self.process_id = uuid.uuid4().hex[:12]
         #: players with the table open on other processes
         self._remote: dict[int, set[int]] = {}
-        #: what this process last wrote of its own presence, per table
+        #: other processes with subscribers at the table (the home relays to them)
+        self._watching: dict[int, frozenset[str]] = {}
+        #: what this process last wrote of its own presence, per table (None: no subscriber)
         self._shown: dict[int, frozenset[int]] = {}
         self._presence_renewed = 0.0
         self._presence_io = asyncio.Lock()
         self._bans_checked = 0.0
+        #: moves sent to homes, waiting for their answer: (answer, on_accepted) by number
+        self._calls: dict[int, tuple[asyncio.Future[Any], Callable[[], None] | None]] = {}
+        self._call_numbers = itertools.count(1)
+        #: tables whose stored version was ahead of what this process showed, at the last poll
+        self._behind: dict[int, int] = {}
+        #: frames relayed and received, moves sent and served (metrics, tests)
+        self.relayed = 0
+        self.received = 0
+        self.forwarded = 0
+        self.served = 0
 
     def bind(self, host: Host) -> None:
         super().bind(host)
@@ -101,46 +138,286 @@ class Cluster(Coordination):
             self.broker.on_ban = lambda player_id: host.banned_elsewhere([player_id])
             self.broker.on_logout = host.logged_out_elsewhere
             self.broker.on_chat = self._heard_chat
+            self.broker.on_direct = self._direct
 
     async def start(self) -> None:
         """Unlike one process, nothing is loaded here: clients load the tables they open and the
-        poller the ones with a timer or a bot to run."""
+        poller the ones with a timer or a bot to run whose home went away. The lease first: a
+        process that cannot write it does not start."""
+        await self.homes.beat()
         await self.broker.start(self.host.heard)
-        self._poller = asyncio.get_running_loop().create_task(self._poll_forever())
+        loop = asyncio.get_running_loop()
+        self._beater = loop.create_task(self._beat_forever())
+        self._poller = loop.create_task(self._poll_forever())
 
     async def close(self) -> None:
-        if self._poller is not None:
-            self._poller.cancel()
-            with contextlib.suppress(BaseException):
-                await self._poller
+        for task in (self._poller, self._beater):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        try:
+            await self.homes.leave()  # the others take this process's tables at once
+        except Exception:
+            log.exception("could not give the tables up; they go when the lease runs out")
         await self.broker.close()
-        await self.claims.close()
+
+    async def _beat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(BEAT_SECONDS)
+            try:
+                await self.homes.beat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("could not renew this process's lease")
+
+    # -- the home --------------------------------------------------------------------------------
+
+    def leads(self, live: LiveTable) -> bool:
+        return live.rec.home == self.process_id
+
+    def fence(self, live: LiveTable) -> int | None:
+        return live.rec.home_token if self.leads(live) else None
+
+    def watchers(self, live: LiveTable) -> Collection[str]:
+        return self._watching.get(live.id, ()) if self.leads(live) else ()
+
+    async def created(self, live: LiveTable) -> None:
+        await self._take(live)
+
+    async def route(self, live: LiveTable) -> str | None:
+        home = live.rec.home
+        if home == self.process_id:
+            return None
+        if home is not None:
+            return home
+        return await self._take(live)
+
+    async def _take(self, live: LiveTable) -> str | None:
+        """Makes this process the table's home if it has none alive; None when it is ours
+        then, else the home's process."""
+        found = await self.homes.take(live.id)
+        if found is None:
+            raise unknown_table(live.id)
+        return await self._learned(live, found)
+
+    async def _learned(self, live: LiveTable, home: Home) -> str | None:
+        """What the database says of the table's home, taken in: a table that became ours is
+        brought up to date (moves made before the takeover) and its timer and robots armed; one
+        that stopped being ours stops them."""
+        was = self.leads(live)
+        live.rec.home, live.rec.home_token = home.process, home.token
+        if self.leads(live):
+            if not was:
+                log.info("this process is now the table's home", extra={"table": live.id})
+                async with live.lock:
+                    await self.host.catch_up(live)
+                await self._read_presence(live.id)
+                self.host.scheduler.rearm(live)
+                self._touched[live.id] = time.monotonic()
+            return None
+        if was:
+            log.info("the table's home is now another process", extra={"table": live.id})
+            self.host.scheduler.stop(live)
+        return home.process
+
+    async def forward(
+        self,
+        home: str,
+        live: LiveTable,
+        player_id: int,
+        action: Any,
+        on_accepted: Callable[[], None] | None,
+        *,
+        request_id: Any,
+        version: int | None,
+        hops: int,
+    ) -> bool:
+        assert isinstance(self.broker, RedisBroker)
+        until = time.monotonic() + TAKEOVER_SECONDS
+        while True:
+            number = next(self._call_numbers)
+            answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._calls[number] = (answer, on_accepted)
+            request = {
+                "n": number,
+                "from": self.process_id,
+                "t": live.id,
+                "p": player_id,
+                "a": action,
+                "r": request_id,
+                "v": version,
+                "h": hops,
+            }
+            try:
+                # json, not orjson: an id may hold an integer beyond 64 bits
+                sent = self.broker.send(home, "a\n" + json.dumps(request), count=True)
+                assert sent is not None
+                if await sent > 0:
+                    self.forwarded += 1
+                    try:
+                        refusal = await asyncio.wait_for(answer, ANSWER_SECONDS)
+                    except TimeoutError:
+                        # the move may have been made: the same act sent again is answered
+                        # as it was (its idempotency key), never applied twice
+                        raise TableError(
+                            ErrorCode.CONFLICT, "the table's server did not answer; send it again"
+                        ) from None
+                    if refusal is not None:
+                        # the home's refusal, word for word (its code is a member's value)
+                        code = ErrorCode(refusal[0])
+                        raise TableError(code, str(refusal[1]))
+                    return True
+            finally:
+                self._calls.pop(number, None)
+            # nobody listens on the home's channel: it died (or lost Redis); once its lease has
+            # run out, this process takes the table over
+            if time.monotonic() > until:
+                raise TableError(
+                    ErrorCode.CONFLICT, "the table's server is away; try again in a moment"
+                )
+            now_home = await self._take(live)
+            if now_home != home:
+                return False  # ours now, or another process's: route it again
+            await asyncio.sleep(0.25)
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        """A move another process sent this process, as the table's home: made, and answered on
+        the sender's channel (the answer before the change's frames, which follow it)."""
+        assert isinstance(self.broker, RedisBroker)
+        broker, sender, number = self.broker, str(request["from"]), int(request["n"])
+        self.served += 1
+
+        def accepted() -> None:
+            broker.send(sender, "r\n" + dumps({"n": number}))
+
+        try:
+            await self.host.act(
+                int(request["p"]),
+                int(request["t"]),
+                request["a"],
+                accepted,
+                request_id=request.get("r"),
+                version=request.get("v"),
+                hops=int(request.get("h", 1)),
+            )
+        except TableError as exc:
+            broker.send(sender, "r\n" + dumps({"n": number, "e": [exc.code, exc.message]}))
+        except Exception:
+            log.exception("a move sent by another process failed")
+            refusal = [ErrorCode.INTERNAL, "the move could not be made; try again"]
+            broker.send(sender, "r\n" + dumps({"n": number, "e": refusal}))
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "frames_relayed": self.relayed,
+            "frames_received": self.received,
+            "moves_forwarded": self.forwarded,
+            "moves_served": self.served,
+        }
+
+    def relay(
+        self,
+        live: LiveTable,
+        parts: dict[int | None, str],
+        info: str,
+        info_changed: bool,
+        to: Collection[str],
+    ) -> None:
+        if not isinstance(self.broker, RedisBroker):
+            return
+        rec = live.rec
+        header = {
+            "t": rec.id,
+            "v": rec.version,
+            "ic": info_changed,
+            "s": [s.player_id if s.kind == PLAYER else None for s in rec.seats],
+        }
+        # one line each: JSON text holds no raw line break
+        lines = ["f", dumps(header), info, parts[None], *(parts[i] for i in range(rec.players))]
+        text = "\n".join(lines)
+        for process in to:
+            self.broker.send(process, text)
+        self.relayed += 1
+
+    def _direct(self, raw: str) -> None:
+        """A message on this process's own channel: a move for a table it is the home of, the
+        answer to one it sent, or a change's frames."""
+        kind, _, body = raw.partition("\n")
+        try:
+            if kind == "f":
+                self._relayed(body)
+            elif kind == "r":
+                self._answered(json.loads(body))
+            elif kind == "a":
+                self.host.spawn(self._serve(json.loads(body)))
+            else:
+                log.warning("ignored a message of kind %r", kind)
+        except (ValueError, KeyError, IndexError, TypeError):
+            log.warning("ignored a malformed message: %r", raw[:200])
+
+    def _answered(self, answer: dict[str, Any]) -> None:
+        call = self._calls.get(int(answer["n"]))
+        if call is None:
+            return  # its sender gave up waiting
+        future, on_accepted = call
+        if future.done():
+            return
+        refusal = answer.get("e")
+        if refusal is None and on_accepted is not None:
+            # here, not where the sender waits: the ack goes to the socket before the frames
+            # of the change, which this process reads next
+            on_accepted()
+        future.set_result(None if refusal is None else tuple(refusal))
+
+    def _relayed(self, body: str) -> None:
+        header, info, spectators, *seats = body.split("\n")
+        head = json.loads(header)
+        live = self.host.cached(int(head["t"]))
+        if live is None:
+            return
+        self.received += 1
+        parts: dict[int | None, str] = {None: spectators}
+        parts.update(enumerate(seats))
+        self.host.relayed(live, int(head["v"]), head["s"], parts, info, bool(head["ic"]))
+        self._touched[live.id] = time.monotonic()
 
     # -- turns -----------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
     async def writing(self, live: LiveTable) -> AsyncIterator[None]:
-        """The table's lock in this process, then its write lock in the database (the writers
-        of every process queue there, first come first served), under which the copy is
-        reloaded only if the stored version moved."""
-        async with live.lock, self.claims.writing(live.id) as version:
-            if version is None or version != live.rec.version:
+        """The table's lock; away from its home, on a copy brought up to date first (a seat
+        change made here is checked against the stored version like any write)."""
+        async with live.lock:
+            if not self.leads(live):
                 await self.fresh(live)
             yield
 
+    async def fresh(self, live: LiveTable) -> None:
+        if not self.leads(live):
+            await self.host.catch_up(live)
+
+    async def reading(self, live: LiveTable) -> None:
+        if not self.leads(live):
+            async with live.lock:
+                await self.host.catch_up(live)
+
     @contextlib.asynccontextmanager
     async def automatic(self, live: LiveTable, version: int | None = None) -> AsyncIterator[bool]:
-        """Only the process holding the table's claim makes its timer and bot moves; the others
-        skip them. A bot's move thought out at ``version`` is thought again if it moved."""
-        async with self.claims.hold(live.id) as mine:
-            if not mine:
-                yield False
-                return
-            async with self.writing(live):
-                yield version is None or live.rec.version == version
+        """Only the table's home makes its timer and bot moves. A bot's move thought out at
+        ``version`` is thought again if it moved."""
+        if not self.leads(live):
+            yield False
+            return
+        async with self.writing(live):
+            yield self.leads(live) and (version is None or live.rec.version == version)
 
     def published(self, live: LiveTable) -> None:
-        self.host.spawn(self.broker.publish(live.id, live.rec.version))
+        # the home's changes reach the other processes as frames; a seat change made elsewhere
+        # is announced, for the home to catch up and tell it
+        if not self.leads(live):
+            self.host.spawn(self.broker.publish(live.id, live.rec.version))
 
     def changed(self, live: LiveTable) -> None:
         self._touched[live.id] = time.monotonic()
@@ -191,24 +468,28 @@ class Cluster(Coordination):
     async def loaded(self, live: LiveTable) -> None:
         await self._read_presence(live.id)
 
-    def _local_players(self, table_id: int) -> frozenset[int]:
-        """The players with the table open on this process (none once it left memory)."""
+    def _local_entry(self, table_id: int) -> frozenset[int] | None:
+        """The players with the table open on this process; None when nobody watches it here
+        (an empty set: only spectators without a name)."""
         live = self.host.cached(table_id)
-        return frozenset() if live is None else frozenset(live.presence)
+        if live is None or not live.subscribers:
+            return None
+        return frozenset(live.presence)
 
     async def _share_presence(self, table_id: int, force: bool = False) -> None:
         """Writes this process's players at the table, as they are when the write's turn comes:
         writes go one at a time, so the last one in Redis is the newest, whatever the order in
-        which subscribes and unsubscribes asked for them."""
+        which subscribes and unsubscribes asked for them. A process with subscribers at a table
+        has an entry there, players or not: the table's home relays its frames to it."""
         if not isinstance(self.broker, RedisBroker):
             return
         async with self._presence_io:
-            players = self._local_players(table_id)
-            before = self._shown.get(table_id, frozenset())
-            if not force and players == before:
+            entry = self._local_entry(table_id)
+            before = self._shown.get(table_id)
+            if not force and entry == before:
                 return
-            if players:
-                self._shown[table_id] = players
+            if entry is not None:
+                self._shown[table_id] = entry
             else:
                 self._shown.pop(table_id, None)
             try:
@@ -217,9 +498,9 @@ class Cluster(Coordination):
                     await self.broker.set_presence(
                         table_id,
                         self.process_id,
-                        sorted(players),
+                        None if entry is None else sorted(entry),
                         PRESENCE_TTL,
-                        announce=players != before,
+                        announce=entry != before,
                     )
             except TimeoutError:  # put right by the next renewal, or the entry expires
                 log.warning("sharing the presence at table %s timed out", table_id)
@@ -232,7 +513,12 @@ class Cluster(Coordination):
         if not isinstance(self.broker, RedisBroker):
             return
         entries = await self.broker.presence(table_id)
-        remote = {p for proc, ps in entries.items() if proc != self.process_id for p in ps}
+        others = {proc: ps for proc, ps in entries.items() if proc != self.process_id}
+        if others:
+            self._watching[table_id] = frozenset(others)
+        else:
+            self._watching.pop(table_id, None)
+        remote = {p for ps in others.values() for p in ps}
         if remote != self._remote.get(table_id, set()):
             if remote:
                 self._remote[table_id] = remote
@@ -250,17 +536,35 @@ class Cluster(Coordination):
         self._presence_renewed = time.monotonic()
         for table_id in list(self._shown):
             await self._share_presence(table_id, force=True)
-        for table_id in list(self._remote):
+        for table_id in set(self._remote) | set(self._watching):
             await self._read_presence(table_id)
 
     async def refresh(self) -> None:
-        """Bring every table held here up to date with the database."""
+        """Every table held here against the database: its home (taken over when it died and
+        somebody watches it here), and its version (a change whose frames or announcement did
+        not come is caught up with; at another process's table, only if it is still missing at
+        the next look: its frames may be on their way)."""
         held = {live.id: live for live in self.host.live_tables()}
-        stored = await table_versions(self.host.store, list(held))
+        stored = await self.homes.homes(list(held))
+        behind: dict[int, int] = {}
         for table_id, live in held.items():
-            version = stored.get(table_id)
-            if version is not None and version > live.rec.version:
-                await self.host.heard(table_id, version)
+            home = stored.get(table_id)
+            if home is None:
+                continue
+            if home.process != self.process_id and not home.alive and live.subscribers:
+                await self._take(live)
+            elif (home.process, home.token) != (live.rec.home, live.rec.home_token):
+                await self._learned(live, home)
+            if self.leads(live):
+                if home.version > live.rec.version:
+                    await self.host.heard(table_id, home.version)
+            elif home.version > live.shown:
+                if self._behind.get(table_id, -1) >= live.shown + 1 and live.subscribers:
+                    async with live.lock:
+                        await self.host.catch_up(live)
+                else:
+                    behind[table_id] = home.version
+        self._behind = behind
 
     # -- the poller ------------------------------------------------------------------------------
 
@@ -276,27 +580,37 @@ class Cluster(Coordination):
             await asyncio.sleep(max(0.05, self.poll_seconds - (time.monotonic() - started)))
 
     async def poll(self) -> None:
-        """One round: catch up, fire overdue deadlines, restart idle bots, forget idle tables."""
+        """One round: catch up, take over the tables whose home died and that have a deadline
+        passed or a robot to move, forget idle tables."""
         await self.refresh()
         host, now = self.host, utcnow()
-        for table_id in await due_tables(host.store, now):
+        for table_id in await due_tables(host.store, now, self.process_id):
             live = await self._hold(table_id)
             if live is not None:
-                host.scheduler.arm(live)  # fires at once: the claim decides which process moves
+                await self._lead(live)
         since = None if self._first_poll else now - self.idle_after - IDLE_WINDOW
         self._first_poll = False
-        idle = await idle_bot_tables(host.store, now - self.idle_after, since)
+        idle = await idle_bot_tables(host.store, self.process_id, now - self.idle_after, since)
         for table_id, version in idle.items():
-            if host.cached(table_id) is not None or self._idle_seen.get(table_id) == version:
+            if self._idle_seen.get(table_id) == version:
                 continue
             self._idle_seen[table_id] = version
-            await self._hold(table_id)  # schedules the bot if one is to move
+            live = await self._hold(table_id)
+            if live is not None:
+                await self._lead(live)
         self._idle_seen = {t: v for t, v in self._idle_seen.items() if t in idle}
         for live in host.live_tables():
-            host.scheduler.schedule_bot(live)  # a bot left waiting when another process held it
+            host.scheduler.schedule_bot(live)  # a robot left waiting (it runs at the home only)
         await self._renew_presence()
         await self._check_bans()
         self._forget_idle()
+
+    async def _lead(self, live: LiveTable) -> None:
+        """Takes the table over if its home is gone, then runs its timer and robots here."""
+        if not self.leads(live):
+            await self._take(live)
+        if self.leads(live):
+            self.host.scheduler.rearm(live)
 
     async def _hold(self, table_id: int) -> LiveTable | None:
         try:
@@ -320,3 +634,5 @@ class Cluster(Coordination):
                 continue
             self._touched.pop(table_id, None)
             self._remote.pop(table_id, None)
+            self._watching.pop(table_id, None)
+            self._behind.pop(table_id, None)

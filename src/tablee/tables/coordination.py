@@ -11,10 +11,14 @@ manager, asked at the few points where that matters.
 - presence (``presence_changed``, ``remote_players``), bans (``share_ban``), loading
   (``loaded``), and ``start``/``close`` (what runs beside the tables: a poller...).
 
-``Alone`` is the strategy of a single process (``cluster.Cluster``: several on PostgreSQL and
-Redis). Given a broker that reaches other processes, ``Alone`` still catches up with the store
-before every change and every read (``shared``): the tests use that to play two managers on one
-database. A table with a home process (one owner per table, moves sent to it) would be a third.
+- the home (``leads``, ``route``, ``forward``, ``fence``, ``watchers``, ``relay``): which
+  process decides a table's moves and tells every subscriber; where a player's move goes; the
+  fencing token its writes carry; the frames it sends the other processes.
+
+``Alone`` is the strategy of a single process, the home of every table (``cluster.Cluster``:
+several on PostgreSQL and Redis, each table with a home of its own). Given a broker that reaches
+other processes, ``Alone`` still catches up with the store before every change and every read
+(``shared``): the tests use that to play two managers on one database.
 """
 
 from __future__ import annotations
@@ -35,6 +39,10 @@ if TYPE_CHECKING:
 
 class Timers(Protocol):
     def arm(self, live: LiveTable) -> None: ...
+
+    def rearm(self, live: LiveTable) -> None: ...
+
+    def stop(self, live: LiveTable) -> None: ...
 
     def schedule_bot(self, live: LiveTable) -> None: ...
 
@@ -63,6 +71,28 @@ class Host(Protocol):
     async def heard(self, table_id: int, version: int) -> None: ...
 
     def retell(self, live: LiveTable) -> None: ...
+
+    def relayed(
+        self,
+        live: LiveTable,
+        version: int,
+        seats: list[int | None],
+        parts: dict[int | None, str],
+        info: str,
+        info_changed: bool,
+    ) -> None: ...
+
+    async def act(
+        self,
+        player: int,
+        table_id: int,
+        action: Any,
+        on_accepted: Callable[[], None] | None = None,
+        *,
+        request_id: Any = None,
+        version: int | None = None,
+        hops: int = 0,
+    ) -> object: ...
 
     def forget(self, live: LiveTable, *, finished_only: bool = True) -> bool: ...
 
@@ -138,6 +168,61 @@ class Coordination:
 
     def share_chat(self, event: dict[str, Any]) -> None:
         """A chat event (a message stored here, a deletion, a mute): tell the other processes."""
+
+    # -- the home --------------------------------------------------------------------------------
+
+    def leads(self, live: LiveTable) -> bool:
+        """This process is the table's home: it makes its moves, runs its timers and robots, and
+        tells every subscriber (its own directly, the other processes' through ``relay``)."""
+        return True
+
+    async def route(self, live: LiveTable) -> str | None:
+        """Where a player's move for the table is made: None here, else the home's process
+        (taking the table over first if it has no home alive)."""
+        return None
+
+    async def forward(
+        self,
+        home: str,
+        live: LiveTable,
+        player_id: int,
+        action: Any,
+        on_accepted: Callable[[], None] | None,
+        *,
+        request_id: Any,
+        version: int | None,
+        hops: int,
+    ) -> bool:
+        """Sends a player's move to ``home`` and gives its answer (``on_accepted``, or the
+        refusal raised as ``TableError``); False when the home could not be reached (the caller
+        routes it again)."""
+        raise NotImplementedError
+
+    async def created(self, live: LiveTable) -> None:
+        """``live`` was just created here."""
+
+    def fence(self, live: LiveTable) -> int | None:
+        """The fencing token this process's writes of the table carry (None: none)."""
+        return None
+
+    def watchers(self, live: LiveTable) -> Collection[str]:
+        """The other processes with subscribers at a table this process is the home of."""
+        return ()
+
+    def relay(
+        self,
+        live: LiveTable,
+        parts: dict[int | None, str],
+        info: str,
+        info_changed: bool,
+        to: Collection[str],
+    ) -> None:
+        """Sends a change's frames to the processes ``to``: each seat's own part (``None``:
+        spectators'), to be followed by ``info`` (``',"info":{...}}'``) or by ``"}"``."""
+
+    def counts(self) -> dict[str, int]:
+        """What crossed between processes since start-up, by kind (metrics)."""
+        return {}
 
     async def take_token(self, key: str, rate: Rate) -> float | None:
         """A token from the bucket ``key`` that every process shares: 0 when taken, else the

@@ -63,3 +63,8 @@ class Repeated(Exception):
 class Superseded(Exception):
     """An automatic move (timer, bot) was chosen for a state another process has replaced since:
     the caller decides again from the new one. Never sent to a client."""
+
+
+class NotHome(Exception):
+    """A player's move reached a process that is not (or no longer) the table's home: the
+    manager sends it to the home. Never sent to a client."""

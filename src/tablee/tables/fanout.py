@@ -13,6 +13,13 @@ marks it to be built again when something it is made of changes (``LiveTable.inf
 a change not marked so has the info last told. A subscriber has the current info from its
 ``subscribe`` or ``sync`` answer on; one whose answer held another info than the one last told
 has the next change's states carry it again.
+
+With several processes, only the table's home tells its changes (``leads``); it hands the
+other processes with subscribers there (``watchers``) the frames of the change, every seat's
+part built once (``relay``), and they pass them on to their sockets (``relayed``) without
+building anything. A process that is not the home tells its subscribers itself only what they
+were not shown yet (``LiveTable.shown``): a change it made itself (a seat taken through it), or
+one it caught up with because its frames did not come.
 """
 
 from __future__ import annotations
@@ -39,6 +46,10 @@ _NO_INFO_TAIL = ',"info":{}}'
 _OWN_KEYS = ("version", "deadline")
 
 
+#: ``Coordination.relay``: (table, each seat's part, info, whether it changed, processes)
+Relay = Callable[[LiveTable, dict[int | None, str], str, bool, Collection[str]], None]
+
+
 def info_key(info: dict[str, Any]) -> str:
     """What tells whether a table's info changed (``version`` and ``deadline`` aside)."""
     return dumps({k: v for k, v in info.items() if k not in _OWN_KEYS})
@@ -54,6 +65,12 @@ class FanOut:
         self.cached = cached
         #: the players connected to a table through other processes
         self.remote = remote
+        #: this process tells the table's changes (its home); the others relay what it sends
+        self.leads: Callable[[LiveTable], bool] = lambda live: True
+        #: the other processes with subscribers at a table this process leads
+        self.watchers: Callable[[LiveTable], Collection[str]] = lambda live: ()
+        #: sends them a change's frames (``Coordination.relay``)
+        self.relay: Relay | None = None
 
     def add(self, live: LiveTable, sub: Subscriber) -> None:
         """``sub`` watches ``live`` from now on (as its seat, if its player has one) and gets its
@@ -64,10 +81,12 @@ class FanOut:
             pid = sub.player_id
             if pid is not None:
                 live.presence[pid] += 1
-                if live.presence[pid] == 1:
-                    # the seat's "connected" flag, or the spectators shown, changed: tell the others
+                if live.presence[pid] == 1 and self.leads(live):
+                    # the seat's "connected" flag, or the spectators shown, changed: tell the
+                    # others (a home elsewhere tells them, once it has read the presence)
                     self.tell(live, [], exclude=sub)
         sub.send(self.subscribed_text(live, self.seat_of(live, sub)))
+        live.shown = max(live.shown, live.rec.version)
 
     def remove(self, live: LiveTable, sub: Subscriber) -> bool:
         if sub not in live.subscribers:
@@ -79,7 +98,8 @@ class FanOut:
             live.presence[pid] -= 1
             if live.presence[pid] <= 0:
                 del live.presence[pid]
-                self.tell(live, [])
+                if self.leads(live):
+                    self.tell(live, [])
         return True
 
     def seat_of(self, live: LiveTable, sub: Subscriber) -> int | None:
@@ -87,21 +107,26 @@ class FanOut:
         return None if pid is None else live.rec.seat_of(pid)
 
     def tell(self, live: LiveTable, events: list[Event], exclude: Subscriber | None = None) -> None:
-        """Every subscriber's state after a change, with the change's ``events``."""
-        if not live.subscribers:
+        """Every subscriber's state after a change, with the change's ``events``; and, at the
+        home of a table other processes watch too, their frames."""
+        to = self.watchers(live)
+        if not live.subscribers and not to:
             return
-        texts: dict[int | None, str] = {}
+        live.shown = max(live.shown, live.rec.version)
+        parts: dict[int | None, str] = {}
         seat_of = live.rec.seat_of
         seats = [
             (sub, None if (pid := sub.player_id) is None else seat_of(pid))
             for sub in live.subscribers
         ]
+        relaying = bool(to) and self.relay is not None
         # ``info`` is the same for every seat and the last key of a state: encoded once, then
         # joined to each seat's own part (the same bytes as encoding the whole message); left
         # out when every subscriber has it already. Built again only when something it is made
         # of changed (most moves change nothing of it): the record but its version and deadline
         # (``LiveTable.advance``), the subscribers and their presence (``add``, ``remove``) —
-        # and, looked at here, the players connected elsewhere and the watchers' names
+        # and, looked at here, the players connected elsewhere and the watchers' names. A home
+        # relaying to other processes builds it every time: they are handed it whole
         remote = self.remote(live.rec.id)
         elsewhere = frozenset(remote) if remote else None
         watchers = tuple(
@@ -109,8 +134,10 @@ class FanOut:
             for sub, seat in seats
             if seat is None
         )
+        changed, full = False, ""
         if (
-            live.info_dirty
+            relaying
+            or live.info_dirty
             or live.info_told is None
             or elsewhere != live.info_remote
             or watchers != live.info_watchers
@@ -119,21 +146,54 @@ class FanOut:
             live.info_dirty = False
             live.info_remote, live.info_watchers = elsewhere, watchers
             key = info_key(whole)
-            if key == live.info_told:
-                info = "}"
-            else:
-                info = ',"info":' + dumps(whole) + "}"
-                live.info_told = key
-        else:
-            info = "}"
+            changed = key != live.info_told
+            live.info_told = key
+            if changed or relaying:
+                full = ',"info":' + dumps(whole) + "}"
+        info = full if changed else "}"
         for sub, seat in seats:
             if sub is exclude:
                 continue
-            text = texts.get(seat)
-            if text is None:
-                own = dumps(self.state_message(live, seat, events, info=_NO_INFO, told=True))
-                text = texts[seat] = own[: -len(_NO_INFO_TAIL)] + info
-            sub.send(text)
+            part = parts.get(seat)
+            if part is None:
+                part = parts[seat] = self._part(live, seat, events)
+            sub.send(part + info)
+        if relaying:
+            assert self.relay is not None
+            for seat in (*range(live.rec.players), None):
+                if seat not in parts:
+                    parts[seat] = self._part(live, seat, events)
+            self.relay(live, parts, full, changed, to)
+
+    def _part(self, live: LiveTable, seat: int | None, events: list[Event]) -> str:
+        """A seat's state of a change without its ``info`` and closing brace."""
+        own = dumps(self.state_message(live, seat, events, info=_NO_INFO, told=True))
+        return own[: -len(_NO_INFO_TAIL)]
+
+    def relayed(
+        self,
+        live: LiveTable,
+        version: int,
+        seats: list[int | None],
+        parts: dict[int | None, str],
+        info: str,
+        info_changed: bool,
+    ) -> None:
+        """The frames of a change the table's home made, for this process's subscribers:
+        ``seats`` holds the person sitting at each seat then, ``parts`` each seat's own part. A
+        change they were shown already (this process told it, having caught up) is not sent
+        again."""
+        if version <= live.shown:
+            return
+        live.shown = version
+        tail = info if info_changed or live.relay_due else "}"
+        live.relay_due = False
+        for sub in list(live.subscribers):
+            pid = sub.player_id
+            seat = seats.index(pid) if pid is not None and pid in seats else None
+            part = parts.get(seat)
+            if part is not None:
+                sub.send(part + tail)
 
     # -- what clients see ------------------------------------------------------------------------
 
@@ -146,7 +206,9 @@ class FanOut:
     @staticmethod
     def _answered(live: LiveTable, info: dict[str, Any]) -> None:
         """A subscriber was sent ``info`` alone: if it is not the one last told to all, the next
-        change tells it again (else that subscriber would keep this one)."""
+        change tells it again (else that subscriber would keep this one). The next frames
+        relayed from another process carry it in any case."""
+        live.relay_due = True
         if live.info_told is not None and info_key(info) != live.info_told:
             live.info_told = None
 

@@ -114,6 +114,12 @@ class LiveTable:
         #: through other processes, and the watchers without a seat (id, name)
         self.info_remote: frozenset[int] | None = None
         self.info_watchers: tuple[tuple[int | None, str | None], ...] = ()
+        #: the newest version this process's subscribers were shown (told, relayed, or the
+        #: version of their subscription): a change at or below it is not told them again
+        self.shown = rec.version
+        #: the next frames relayed from the table's home carry the info (a subscriber here was
+        #: answered one that may not be the one they last told)
+        self.relay_due = False
         #: the state the answers below belong to
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None

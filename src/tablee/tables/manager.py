@@ -36,7 +36,7 @@ from tablee.store import Store
 from .broker import Broker
 from .changes import Change, Edit, begin, closed_reason, edit, player_move, replay
 from .coordination import Alone, Coordination
-from .errors import Repeated, TableError, unknown_table
+from .errors import NotHome, Repeated, TableError, unknown_table
 from .fanout import FanOut
 from .live import LiveTable, Subscriber, request_key, utcnow
 from .pipeline import MoveHook, Pipeline
@@ -67,6 +67,10 @@ from .seats import (
 )
 
 log = logging.getLogger("tablee.tables")
+
+#: processes a player's move may be sent through before it is refused as ``conflict`` (the
+#: table changed hands while it travelled)
+MAX_HOPS = 3
 
 __all__ = [
     "MAX_TURN_SECONDS",
@@ -99,6 +103,9 @@ class TableManager:
         self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.fanout = FanOut(self.cached, self.coordination.remote_players)
+        self.fanout.leads = self.coordination.leads
+        self.fanout.watchers = self.coordination.watchers
+        self.fanout.relay = self.coordination.relay
         #: where confirmé robots think (None: they play as débutants)
         self.robots = robots
         self.scheduler = Scheduler(self.coordination, self.spawn, bot_delay, bot_policy, robots)
@@ -113,6 +120,10 @@ class TableManager:
         #: called with what another process announced of the chat (a message, a deletion, a
         #: mute): the chat pushes it to the sockets here
         self.chat_hooks: list[Callable[[dict[str, Any]], object]] = []
+        #: whether something here follows a table change by change (its ``tell_hooks`` must
+        #: see every change): away from the table's home, its copy then catches up on every
+        #: change relayed (the chat, while it holds spectators' messages back from the players)
+        self.follow_hooks: list[Callable[[LiveTable], bool]] = []
         #: the players with a socket open on this process (the app sets it)
         self.connected_players: Callable[[], Iterable[int]] = tuple
         #: seconds a waiting table nobody joined stays open (0: for ever)
@@ -228,12 +239,20 @@ class TableManager:
             raise unknown_table(table_id)
         return live
 
+    async def current(self, table_id: int) -> LiveTable:
+        """The table as stored now, for a read off the hot path (REST, a subscription): a copy
+        held away from the table's home catches up first (the home's frames went to the
+        sockets, not to the copy)."""
+        live = await self.get(table_id)
+        await self.coordination.reading(live)
+        return live
+
     async def visible(
         self, table_id: int, player_id: int | None, invitation: str | None = None
     ) -> LiveTable:
         """The table, if this viewer may know of it (a private one: seated there, its creator,
         or bringing its invitation code); otherwise the answer of a table that does not exist."""
-        live = await self.get(table_id)
+        live = await self.current(table_id)
         if not live.rec.admits(player_id, invitation):
             raise unknown_table(table_id)
         return live
@@ -310,9 +329,31 @@ class TableManager:
 
     def retell(self, live: LiveTable) -> None:
         """Every subscriber's state again, with no event (the seats' flags changed); a table
-        paused while nobody was there goes on if its person came back elsewhere."""
-        self.fanout.tell(live, [])
-        self.scheduler.rearm(live)
+        paused while nobody was there goes on if its person came back elsewhere. Told by the
+        table's home (to every process's subscribers)."""
+        if self.coordination.leads(live):
+            self.fanout.tell(live, [])
+            self.scheduler.rearm(live)
+
+    def relayed(
+        self,
+        live: LiveTable,
+        version: int,
+        seats: list[int | None],
+        parts: dict[int | None, str],
+        info: str,
+        info_changed: bool,
+    ) -> None:
+        """The frames of a change made by the table's home, another process: passed on to the
+        subscribers here (``FanOut.relayed``). A table something here follows change by change
+        (``follow_hooks``) has its copy brought up to date too, off the frames' way."""
+        self.fanout.relayed(live, version, seats, parts, info, info_changed)
+        if version > live.rec.version and any(wants(live) for wants in self.follow_hooks):
+            self.spawn(self._follow(live))
+
+    async def _follow(self, live: LiveTable) -> None:
+        async with live.lock:
+            await self.pipeline.catch_up(live)
 
     def banned_elsewhere(self, player_ids: Iterable[int]) -> None:
         for player_id in player_ids:
@@ -419,6 +460,7 @@ class TableManager:
         )
         live = LiveTable(rec, g, None, 0)
         self._tables[rec.id] = live
+        await self.coordination.created(live)
         if all(s.kind != EMPTY for s in rec.seats):
             await self.pipeline.commit(live, edit(begin))
         return live
@@ -465,26 +507,68 @@ class TableManager:
 
     async def act(
         self,
-        player: PlayerRecord,
+        player: PlayerRecord | int,
         table_id: int,
         action: Any,
         on_accepted: Callable[[], None] | None = None,
         *,
         request_id: Any = None,
         version: int | None = None,
+        hops: int = 0,
     ) -> Change | None:
-        """A player's move. Raises ``TableError`` (with the protocol's code) when refused; calls
-        ``on_accepted`` after the commit and before any state is sent.
+        """A player's move (``player``: the record, or the id). Raises ``TableError`` (with the
+        protocol's code) when refused; calls ``on_accepted`` after the commit and before any
+        state is sent.
 
         ``request_id`` (the ``act``'s id) is the move's idempotency key for this player and table:
         sent again, the move gets its first answer again (``on_accepted``, returning None; or the
         same refusal) and is not applied twice. ``version``: the version the move was decided on
-        (another one is refused as ``stale_version``)."""
+        (another one is refused as ``stale_version``).
+
+        With several processes the move is made by the table's home: sent there when it is
+        another process (returning None), taken over when it has none alive. ``hops``: how
+        many processes sent it on already."""
         started = time.perf_counter()
-        live = await self.visible(table_id, player.id)
-        key = request_key(player.id, request_id, action, version)
-        decision = player_move(player.id, action, key, version)
-        with log_context(live.id, live.rec.seat_of(player.id)):
+        player_id = player if isinstance(player, int) else player.id
+        live = await self.get(table_id)
+        while True:
+            home = await self.coordination.route(live)
+            if home is None:
+                try:
+                    return await self._act_here(
+                        live, player_id, action, on_accepted, request_id, version, started
+                    )
+                except NotHome:
+                    continue  # another process took the table over meanwhile
+            if hops >= MAX_HOPS:
+                raise TableError(ErrorCode.CONFLICT, "the table is moving; try again")
+            if await self.coordination.forward(
+                home,
+                live,
+                player_id,
+                action,
+                on_accepted,
+                request_id=request_id,
+                version=version,
+                hops=hops + 1,
+            ):
+                return None
+
+    async def _act_here(
+        self,
+        live: LiveTable,
+        player_id: int,
+        action: Any,
+        on_accepted: Callable[[], None] | None,
+        request_id: Any,
+        version: int | None,
+        started: float,
+    ) -> Change | None:
+        if not live.rec.admits(player_id):
+            raise unknown_table(live.id)
+        key = request_key(player_id, request_id, action, version)
+        decision = player_move(player_id, action, key, version)
+        with log_context(live.id, live.rec.seat_of(player_id)):
             try:
                 return await self.pipeline.commit(
                     live, decision, on_accepted=on_accepted, started=started

@@ -4,8 +4,8 @@ change, a start, a rematch, an admin's action:
     lock -> fresh state -> decide -> persist (one transaction) -> tell
 
 - lock: the coordination's ``writing`` turn (the table's ``asyncio.Lock``; with several
-  processes, also the table's write lock in the database);
-- fresh state: with other writers around, the copy catches up with the store first;
+  processes, the moves are made at the table's home, whose writes carry its fencing token);
+- fresh state: away from the home (a seat change), the copy catches up with the store first;
 - decide: a ``Decision`` (``changes.py``) reads the live table and returns the ``Change`` (the
   next record, state, events, log row), or refuses with ``TableError`` and nothing changes;
 - persist: the store writes the change if the table is still at the version it was decided on
@@ -36,7 +36,7 @@ from tablee.protocol import ErrorCode
 from tablee.store import StaleVersion, Store
 
 from .changes import Change, Decision, away_news, replay
-from .errors import Superseded, TableError
+from .errors import NotHome, Superseded, TableError
 from .live import LiveTable
 from .records import FINISHED, WAITING
 
@@ -71,6 +71,8 @@ class Pipeline:
         self.forget_soon = forget_soon
         #: accepted moves since start-up (metrics, benchmarks)
         self.moves = 0
+        #: copies brought up to date from the store (log rows replayed) since start-up
+        self.catch_ups = 0
         self.move_hooks: list[MoveHook] = []
         #: called after every change told to the subscribers (made here or caught up with): the
         #: chat hands the players the spectators' messages of a deal that ended
@@ -107,13 +109,22 @@ class Pipeline:
             started = time.perf_counter()
         for _ in range(RETRIES):
             change = decision(live)
+            if change.move is not None and not self.coordination.leads(live):
+                # moves are the home's (it lost the table to another process meanwhile)
+                raise Superseded if not retry else NotHome
+            fence = self.coordination.fence(live)
             try:
                 if change.move is not None:
                     await self.store.record_action(
-                        change.rec, live.rec.version, change.move, change.deal_events, seats=False
+                        change.rec,
+                        live.rec.version,
+                        change.move,
+                        change.deal_events,
+                        seats=False,
+                        fence=fence,
                     )
                 else:
-                    await self.store.save_table(change.rec, live.rec.version)
+                    await self.store.save_table(change.rec, live.rec.version, fence=fence)
             except StaleVersion:
                 await self.catch_up(live)
                 if not retry:
@@ -145,8 +156,10 @@ class Pipeline:
 
     def tell(self, live: LiveTable, events: list[Event]) -> None:
         """After a change (made here or caught up with): the subscribers' states, the timer and
-        the bots, and a finished table nobody watches leaves memory."""
-        self.fanout.tell(live, events)
+        the bots, and a finished table nobody watches leaves memory. Only what the subscribers
+        were not shown is told (away from the table's home, its frames bring them the rest)."""
+        if live.rec.version > live.shown:
+            self.fanout.tell(live, events)
         for hook in self.tell_hooks:
             try:
                 hook(live)
@@ -167,6 +180,7 @@ class Pipeline:
         events = await self.reload(live)
         if live.rec.version == before:
             return False
+        self.catch_ups += 1
         self.tell(live, events)
         return True
 
@@ -184,8 +198,12 @@ class Pipeline:
         if rec.status == WAITING:
             state, seq = None, 0
         elif rec.game_no == live.rec.game_no and same_game:
-            state, seq, events = replay(rec, live.game, live.state, live.seq, rows)
-            history = events
+            # the moves the subscribers here were shown already (relayed from the table's home)
+            # are not told again
+            seen = [row for row in rows if row.version <= live.shown]
+            state, seq, history = replay(rec, live.game, live.state, live.seq, seen)
+            state, seq, events = replay(rec, live.game, state, seq, rows[len(seen) :])
+            history = history + events
             live.remember_rows(rows)
         else:
             state, seq, history = replay(rec, live.game, None, 0, rows)

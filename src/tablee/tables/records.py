@@ -91,6 +91,10 @@ class TableRecord:
     deal_replays: bool = False
     #: a private table's invitation code (None: a public table)
     invitation: str | None = None
+    #: several processes: the process that owns the table, and the fencing token of that
+    #: ownership (``tables/cluster.py``); read from the store, never written by a change
+    home: str | None = None
+    home_token: int = 0
 
     def admits(self, player_id: int | None, invitation: str | None = None) -> bool:
         """Whether the table exists for this viewer: a public table for anyone; a private one

@@ -20,6 +20,12 @@ A ban is announced as ``"b <player>"``: every process closes that player's socke
 also looks for banned players among its sockets every few seconds, for a message lost). A player
 who logs out everywhere is announced the same way as ``"l <player>"``.
 
+Besides, each process listens on a channel of its own (``<prefix>:proc:<process>``), where the
+other processes send it what is for it alone (``cluster.py``): the moves for the tables it is
+the home of, the answers to the moves it forwarded, and the frames of the tables it relays. What a
+process sends there goes out in order, through one queue (``send``): the answer to a move
+reaches its sender before the frames of the change it made.
+
 The chat's events (a message stored, deleted, a player muted) go out as ``"c <json>"`` (the JSON
 names the process that sent it, which ignores its own); a lost one costs a message's live push,
 never the message (the chat's history is read from the database). The chat's rate limits are
@@ -77,11 +83,19 @@ class RedisBroker:
         url: str,
         prefix: str = "tablee",
         on_reconnect: Callable[[], Awaitable[None]] | None = None,
+        process: str | None = None,
     ) -> None:
         self.url = url
-        self.channel = f"{prefix}:tables"
-        self.on_reconnect = on_reconnect
         self.prefix = prefix
+        self.channel = f"{prefix}:tables"
+        #: this process's own channel (None: it has none)
+        self.own = None if process is None else self.process_channel(process)
+        #: called with every message heard on the process's own channel, in order
+        self.on_direct: Callable[[str], object] | None = None
+        #: what ``send`` queued, and its receivers-count futures (None: not asked)
+        self._outbox: list[tuple[str, str, asyncio.Future[int] | None]] = []
+        self._sender: asyncio.Task[None] | None = None
+        self.on_reconnect = on_reconnect
         #: called with (table, process) when another process's presence at a table changed
         self.on_presence: PresenceListener | None = None
         #: called with a player's id when an admin (of any process) banned them
@@ -107,8 +121,42 @@ class RedisBroker:
         self._listener = listener
         self._redis = redis.from_url(self.url, health_check_interval=10)
         pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(self.channel)
+        await pubsub.subscribe(*self._channels())
         self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
+
+    def _channels(self) -> list[str]:
+        return [self.channel] if self.own is None else [self.channel, self.own]
+
+    def process_channel(self, process: str) -> str:
+        return f"{self.prefix}:proc:{process}"
+
+    def send(self, process: str, text: str, count: bool = False) -> asyncio.Future[int] | None:
+        """Queues ``text`` for ``process``'s own channel; the queue goes out in order, in
+        pipelines. ``count``: a future of how many listened (0: the process is gone, or cut off
+        from Redis; -1: Redis could not be reached)."""
+        future = asyncio.get_running_loop().create_future() if count else None
+        self._outbox.append((self.process_channel(process), text, future))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_all())
+        return future
+
+    async def _send_all(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            counts: list[Any]
+            try:
+                assert self._redis is not None
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for channel, text, _ in batch:
+                        pipe.publish(channel, text)
+                    counts = await pipe.execute()
+                self.published += len(batch)
+            except Exception as exc:  # moves waiting for an answer are told; frames are lost
+                log.warning("could not send %s messages: %s", len(batch), exc)
+                counts = [-1] * len(batch)
+            for (_, _, future), n in zip(batch, counts, strict=True):
+                if future is not None and not future.done():
+                    future.set_result(int(n))
 
     async def publish(self, table_id: int, version: int) -> None:
         if self._redis is None:
@@ -157,15 +205,21 @@ class RedisBroker:
         return f"{self.prefix}:presence:{table_id}"
 
     async def set_presence(
-        self, table_id: int, process: str, players: list[int], ttl: float, announce: bool = True
+        self,
+        table_id: int,
+        process: str,
+        players: list[int] | None,
+        ttl: float,
+        announce: bool = True,
     ) -> None:
-        """This process's players at a table (none: its field goes), valid for ``ttl`` seconds."""
+        """This process's players at a table (None: nobody watches it there, its field goes),
+        valid for ``ttl`` seconds."""
         if self._redis is None:
             return
         key = self._presence_key(table_id)
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
-                if players:
+                if players is not None:
                     value = json.dumps({"players": players, "until": time.time() + ttl})
                     pipe.hset(key, process, value)
                     pipe.expire(key, int(ttl) + 1)
@@ -202,7 +256,7 @@ class RedisBroker:
     async def close(self) -> None:
         tasks = [
             t
-            for t in (self._reader, *self._workers.values(), *self._presence_tasks)
+            for t in (self._reader, self._sender, *self._workers.values(), *self._presence_tasks)
             if t is not None
         ]
         for task in tasks:
@@ -225,14 +279,17 @@ class RedisBroker:
                 if pubsub is None:
                     assert self._redis is not None
                     pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                    await pubsub.subscribe(self.channel)
+                    await pubsub.subscribe(*self._channels())
                     failures = 0
                     log.info("resubscribed to %s", self.channel)
                     if self.on_reconnect is not None:
                         await self.on_reconnect()
                 message = await pubsub.get_message(timeout=5.0)
                 if message is not None and message.get("type") == "message":
-                    self._heard(message["data"])
+                    if self.own is not None and _text(message["channel"]) == self.own:
+                        self._heard_direct(message["data"])
+                    else:
+                        self._heard(message["data"])
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
@@ -269,6 +326,14 @@ class RedisBroker:
         if table not in self._workers:
             task = asyncio.get_running_loop().create_task(self._deliver(table))
             self._workers[table] = task
+
+    def _heard_direct(self, data: bytes | str) -> None:
+        self.heard += 1
+        if self.on_direct is not None:
+            try:
+                self.on_direct(_text(data))
+            except Exception:
+                log.exception("a message to this process could not be handled")
 
     def _heard_presence(self, raw: str) -> None:
         try:
@@ -317,3 +382,7 @@ class RedisBroker:
                     log.exception("refreshing table %s after v%s failed", table, version)
         finally:
             self._workers.pop(table, None)
+
+
+def _text(data: bytes | str) -> str:
+    return data.decode() if isinstance(data, bytes) else data

@@ -90,7 +90,7 @@ def _seats(live: LiveTable) -> list[dict[str, Any]]:
 async def game_replay(manager: TableManager, table_id: int, game_no: int) -> dict[str, Any]:
     """One game of the table, move by move with every hand: the whole game once it is over;
     while it is played, its finished deals if the table allows it (else ``not_finished``)."""
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
     rec = live.rec
     game = get_game(rec.game)
     dealt = await _dealt(manager, live, game_no)
@@ -155,7 +155,7 @@ _cache: OrderedDict[tuple[int, int, int], str] = OrderedDict()
 async def game_replay_text(manager: TableManager, table_id: int, game_no: int) -> str:
     """``game_replay`` as JSON text; a complete replay is kept (``CACHED_REPLAYS``), under the
     table's number, game and creation (a new database reuses numbers)."""
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
     key = (table_id, game_no, int(live.rec.created_at.timestamp() * 1e6))
     text = _cache.get(key)
     if text is not None:
@@ -188,7 +188,7 @@ async def public_log(manager: TableManager, table_id: int) -> dict[str, Any]:
     """The table's finished games in the export format (``tablee.export``), each with its seed,
     salt and commitment revealed: what ``tablee verify URL`` checks. A game still being played
     is left out."""
-    live = await manager.get(table_id)
+    live = await manager.current(table_id)
     rec = live.rec
     games = []
     for game_no in range(1, rec.game_no + 1):

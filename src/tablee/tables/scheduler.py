@@ -88,7 +88,13 @@ class Scheduler:
     def arm(self, live: LiveTable) -> None:
         self.disarm(live)
         deadline = live.rec.deadline
-        if self.closed or deadline is None or live.rec.status != PLAYING or self.paused(live):
+        if (
+            self.closed
+            or deadline is None
+            or live.rec.status != PLAYING
+            or not self.coordination.leads(live)  # the home's timer
+            or self.paused(live)
+        ):
             return
         delay = max(0.0, (deadline - utcnow()).total_seconds())
         live.timer = asyncio.get_running_loop().call_later(
@@ -172,7 +178,12 @@ class Scheduler:
         return [s for s in live.to_act() if rec.seats[s].kind == BOT or s in rec.away]
 
     def schedule_bot(self, live: LiveTable) -> None:
-        if self.closed or live.bot_task is not None or not self.bot_seats(live):
+        if (
+            self.closed
+            or live.bot_task is not None
+            or not self.coordination.leads(live)  # the home's robots
+            or not self.bot_seats(live)
+        ):
             return
         live.bot_task = self.spawn(self._bot_turn(live))
 

@@ -1,0 +1,101 @@
+"""Tables' homes on PostgreSQL (``store/cluster.py``): one owner at a time, taken over only
+from a process whose lease ran out, and a write from an owner that lost the table is refused by
+the database (its fencing token is not the table's any more)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tablee.store import StaleVersion, Store, TableRecord
+from tablee.store.cluster import Homes
+from tests.serverkit import Database
+from tests.store.kit import toy_table
+
+
+@pytest.fixture
+async def stores(postgres_db: Database) -> AsyncIterator[tuple[Store, Store]]:
+    """Two processes' stores (homes are for several processes, on PostgreSQL)."""
+    db = postgres_db
+    first, second = Store(db.url, db.schema), Store(db.url, db.schema)
+    await first.migrate()
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def _bump(store: Store, rec: TableRecord, fence: int | None) -> TableRecord:
+    new = dataclasses.replace(rec, version=rec.version + 1)
+    await store.save_table(new, rec.version, seats=False, fence=fence)
+    return new
+
+
+async def test_a_table_has_one_home_while_its_lease_runs(stores: tuple[Store, Store]) -> None:
+    s1, s2 = stores
+    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 30.0)
+    await a.beat()
+    await b.beat()
+    rec = await toy_table(s1, seed=3)
+    first = await a.take(rec.id)
+    assert first is not None and first.process == "proc-a" and first.token == 1
+    # b finds a alive: the table stays a's, and b is told whose it is
+    other = await b.take(rec.id)
+    assert other is not None and other.process == "proc-a" and other.alive
+    # taking it again changes nothing: same owner, same token
+    again = await a.take(rec.id)
+    assert again == first
+    assert (await b.homes([rec.id]))[rec.id].token == 1
+
+
+async def test_two_processes_taking_a_homeless_table_at_once_give_it_one_home(
+    stores: tuple[Store, Store],
+) -> None:
+    s1, s2 = stores
+    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 30.0)
+    await a.beat()
+    await b.beat()
+    rec = await toy_table(s1, seed=3)
+    got = await asyncio.gather(a.take(rec.id), b.take(rec.id))
+    assert got[0] is not None and got[1] is not None
+    assert got[0].process == got[1].process and got[0].token == got[1].token == 1
+
+
+async def test_a_home_whose_lease_ran_out_is_taken_over_and_its_writes_are_refused(
+    stores: tuple[Store, Store],
+) -> None:
+    s1, s2 = stores
+    a, b = Homes(s1, "proc-a", 0.3), Homes(s2, "proc-b", 30.0)
+    await a.beat()
+    await b.beat()
+    rec = await toy_table(s1, seed=3)
+    mine = await a.take(rec.id)
+    assert mine is not None and mine.process == "proc-a"
+    rec = await _bump(s1, rec, mine.token)  # the home writes with its token
+    # a stalls: its lease runs out, b takes the table over with a new token
+    await asyncio.sleep(0.5)
+    theirs = await b.take(rec.id)
+    assert theirs is not None and theirs.process == "proc-b" and theirs.token == mine.token + 1
+    # a wakes up and writes at the right version with its old token: refused, nothing written
+    with pytest.raises(StaleVersion):
+        await _bump(s1, rec, mine.token)
+    assert (await b.homes([rec.id]))[rec.id].version == rec.version
+    # the new home writes at that same version
+    rec = await _bump(s2, rec, theirs.token)
+    assert (await a.homes([rec.id]))[rec.id].version == rec.version
+
+
+async def test_a_process_that_leaves_gives_its_tables_up_at_once(
+    stores: tuple[Store, Store],
+) -> None:
+    s1, s2 = stores
+    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 30.0)
+    await a.beat()
+    await b.beat()
+    rec = await toy_table(s1, seed=3)
+    assert (await a.take(rec.id)) is not None
+    await a.leave()
+    theirs = await b.take(rec.id)
+    assert theirs is not None and theirs.process == "proc-b" and theirs.token == 2
