@@ -60,6 +60,8 @@ def make_app(size: int, players: int) -> FastAPI:
                     room.members[seat] = websocket
                     await websocket.send_text(json.dumps({"type": "ack", "id": msg.get("id")}))
                     await websocket.send_text(frame(room, table, seat))
+                elif kind == "sync":
+                    await websocket.send_text(frame(rooms[table], table, seat))
                 elif kind == "act":
                     room = rooms[table]
                     if seat != room.turn:

@@ -212,6 +212,10 @@ async def player(
     try:
         await ws.send(json.dumps(seat.hello))
         await ws.send(json.dumps({"type": "subscribe", "table": seat.table, "id": 0}))
+        # ready once subscribed (its state came): the start of the measure is no storm of
+        # subscriptions still on their way
+        while json.loads(await ws.recv())["type"] != "state":
+            pass
         ready.set()
         await go.wait()
         measure_from, stop_at = window["measure_from"], window["stop_at"]
