@@ -84,3 +84,45 @@ async def test_the_chat_rate_limit_is_one_bucket_across_the_processes(cluster: C
             assert [x["type"] for x in answers] == ["ack", "ack", "ack", "error"]
             assert answers[-1]["code"] == "rate_limited"
             assert "trop vite" in answers[-1]["message"]
+
+
+async def test_a_tip_from_the_gallery_reaches_a_player_away_from_the_home_after_the_deal(
+    cluster: Cluster,
+) -> None:
+    """A belote table made on A (its home); Alice plays through B, Carol watches through A and
+    writes a tip: B holds it back from Alice until the deal ends there too — B follows the deal
+    although the changes reach it as A's frames."""
+    async with processes(cluster, "a", "b") as (a, b):
+        alice, carol = await new_player(a, "Alice"), await new_player(a, "Carol")
+        body = {"game": "belote", "players": 4, "bots": [1, 2, 3]}
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        async with Client(b, alice) as ca, Client(a, carol) as cc:
+            st = await ca.subscribe(tid)
+            await cc.subscribe(tid)
+            assert (await _chat(cc, "Joue atout !", tid))["type"] == "ack"
+            tip = await cc.until(lambda f: f["type"] == "chat")
+            assert tip["message"]["audience"] == "spectators"
+            ended: int | None = None
+            for _ in range(200):
+                ended = next(
+                    (
+                        i
+                        for i, f in enumerate(ca.frames)
+                        if f["type"] == "state"
+                        and any(e["type"] == "deal_end" for e in f["events"])
+                    ),
+                    None,
+                )
+                if ended is not None:
+                    break
+                st = ca.latest(tid)
+                if 0 in st["to_act"] and st["legal"]:
+                    answer = await ca.act(tid, st["legal"][0])
+                    assert answer["type"] in {"ack", "error"}, answer
+                await ca.state_at(tid, st["version"] + 1)
+            assert ended is not None, "the deal did not end"
+            got = await ca.until(
+                lambda f: f["type"] == "chat" and f["message"]["id"] == tip["message"]["id"]
+            )
+            assert ca.frames.index(got) > ended, "the tip reached the player during the deal"
+    assert not a.errors() and not b.errors(), a.output() + b.output()
