@@ -279,6 +279,20 @@ class LeakError(AssertionError):
     pass
 
 
+def keep_info(frame: dict[str, Any], infos: dict[int, dict[str, Any]]) -> bool:
+    """As the browser does with a ``state`` frame: a change's state leaves ``info`` out when it
+    did not change, and the last one (kept in ``infos``, per table) holds at this state's version
+    and deadline. True when the frame had none of its own."""
+    if frame.get("type") != "state":
+        return False
+    if "info" in frame:
+        infos[frame["table"]] = frame["info"]
+        return False
+    kept = infos[frame["table"]]  # a state without info never comes first
+    frame["info"] = {**kept, "version": frame["version"], "deadline": frame["deadline"]}
+    return True
+
+
 class WS:
     """A WebSocket test session that checks every state frame against the game's hidden cards."""
 
@@ -322,15 +336,7 @@ class WS:
         message = s.portal.call(get)
         s._raise_on_close(message)
         frame: dict[str, Any] = json.loads(message["text"])
-        if frame.get("type") == "state":
-            # as the browser does: a change's state leaves ``info`` out when it did not change,
-            # and the last one holds at this state's version and deadline
-            if "info" in frame:
-                self.infos[frame["table"]] = frame["info"]
-            else:
-                kept = self.infos[frame["table"]]  # a state without info never comes first
-                frame["info"] = {**kept, "version": frame["version"], "deadline": frame["deadline"]}
-                self.infos_kept += 1
+        self.infos_kept += keep_info(frame, self.infos)
         return frame
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.serverkit import Database, _pg_run, _postgres_url
+from tests.serverkit import Database, _pg_run, _postgres_url, keep_info
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_ENV = "TABLEE_TEST_REDIS_URL"
@@ -276,17 +276,7 @@ class Client:
         try:
             async for text in self.conn:
                 frame = json.loads(text)
-                if frame.get("type") == "state":
-                    # as the browser does: without ``info``, the last one holds
-                    if "info" in frame:
-                        self.infos[frame["table"]] = frame["info"]
-                    else:
-                        kept = self.infos[frame["table"]]
-                        frame["info"] = {
-                            **kept,
-                            "version": frame["version"],
-                            "deadline": frame["deadline"],
-                        }
+                keep_info(frame, self.infos)
                 self.frames.append(frame)
                 self._new.set()
         except websockets.ConnectionClosed:

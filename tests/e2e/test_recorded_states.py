@@ -13,6 +13,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.serverkit import keep_info
+
 from .conftest import LiveServer, Pages
 from .helpers import create_table, enter, play, state, step, wait_turn
 
@@ -29,12 +31,7 @@ def record(page: Page) -> list[dict[str, Any]]:
         def got(payload: Any) -> None:
             msg = json.loads(payload)
             if msg.get("type") == "state":
-                # as the page does: a change's state without ``info`` keeps the last one
-                if "info" in msg:
-                    infos[msg["table"]] = msg["info"]
-                else:
-                    kept = infos[msg["table"]]
-                    msg["info"] = {**kept, "version": msg["version"], "deadline": msg["deadline"]}
+                keep_info(msg, infos)
                 frames.append(msg)
 
         ws.on("framereceived", got)
