@@ -92,6 +92,8 @@ class Seat:
     token: str | None = None
     #: the server this seat's client connects to (None: the run's only one)
     uri: str | None = None
+    #: the server the table was made through (with several processes: its home)
+    via: int = 0
 
 
 class Proc:
@@ -462,7 +464,8 @@ async def setup_tablee(bases: list[str], tables: int, players: int, game: str) -
                 for s in range(1, players):
                     await post(f"/api/tables/{tid}/join", via, json={"seat": s}, headers=auth[s])
             for s, p in enumerate(group):
-                seats.append(Seat(tid, s, {"type": "hello", "token": p["token"]}, p["token"]))
+                hello = {"type": "hello", "token": p["token"]}
+                seats.append(Seat(tid, s, hello, p["token"], via=via))
 
         await asyncio.gather(*(make_table(t) for t in range(tables)))
     return seats
@@ -583,7 +586,10 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 )
                 robots_before = await robot_moves(base, robots)
                 for i, seat in enumerate(seats):
-                    seat.uri = f"ws://127.0.0.1:{ports[i % len(ports)]}/ws"
+                    # a proxy without affinity spreads a table's sockets; with --affinity each
+                    # goes to the table's home
+                    port = ports[seat.via if args.affinity else i % len(ports)]
+                    seat.uri = f"ws://127.0.0.1:{port}/ws"
                 ws = f"ws://127.0.0.1:{ports[0]}/ws"
                 stats = await drive(
                     ws, seats, args.warmup, args.seconds, base, args.procs, servers, args.pace
@@ -657,6 +663,11 @@ def main() -> None:
     p.add_argument("--profile", default=None, help="cProfile the tablée server into this file")
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
     p.add_argument("--pin", action="store_true", help="each server process on a core of its own")
+    p.add_argument(
+        "--affinity",
+        action="store_true",
+        help="several processes: each table's sockets on its home (no move sent over Redis)",
+    )
     p.add_argument(
         "--robot-tables",
         type=int,

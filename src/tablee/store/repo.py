@@ -58,7 +58,10 @@ def json_text(value: Any) -> str:
         return json.dumps(value)
 
 
-def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
+def make_engine(url: str, schema: str | None = None, writes: bool = False) -> AsyncEngine:
+    """The store's engine; ``writes``: the table writes' own (PostgreSQL), whose every use is a
+    whole transaction: no ping before it, no rollback after it (a connection that died fails
+    its batch, which is tried again on another)."""
     u = make_url(url)
     kwargs: dict[str, Any] = {}
     if u.get_backend_name() == "sqlite":
@@ -68,6 +71,11 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
         # One connection: SQLite has one writer anyway, and queueing in the pool is cheaper and
         # fairer than busy-waiting on the file lock.
         kwargs.update(connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=120)
+    elif writes:
+        # the group commit writes one batch at a time
+        kwargs.update(pool_size=2, max_overflow=0, pool_pre_ping=False, pool_reset_on_return=None)
+        if schema:
+            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
     else:
         kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
         if schema:
@@ -132,7 +140,14 @@ class Store:
         self.url = url
         self.engine = make_engine(url, schema)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._writes = TableWriter(self.engine)
+        #: the table writes' engine: on PostgreSQL, connections of their own, without the
+        #: ping and the rollback around each use (two round trips a commit)
+        self._write_engine = (
+            self.engine
+            if self.engine.dialect.name == "sqlite"
+            else make_engine(url, schema, writes=True)
+        )
+        self._writes = TableWriter(self._write_engine)
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
@@ -140,6 +155,8 @@ class Store:
 
     async def close(self) -> None:
         await self._writes.close()
+        if self._write_engine is not self.engine:
+            await self._write_engine.dispose()
         await self.engine.dispose()
 
     def session(self) -> AsyncSession:
