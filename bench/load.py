@@ -215,13 +215,14 @@ async def player(
         await ws.send(json.dumps(seat.hello))
         await ws.send(json.dumps({"type": "subscribe", "table": seat.table, "id": 0}))
         # ready once subscribed (its state came): the start of the measure is no storm of
-        # subscriptions still on their way
-        while json.loads(await ws.recv())["type"] != "state":
+        # subscriptions still on their way; nobody moves before the start, so that state is the
+        # one to play from (no sync)
+        while json.loads(first := await ws.recv())["type"] != "state":
             pass
         ready.set()
         await go.wait()
         measure_from, stop_at = window["measure_from"], window["stop_at"]
-        await ws.send(json.dumps({"type": "sync", "table": seat.table}))
+        waiting = [first]
         pending: int | None = None
         sent = 0.0
         mid = 0
@@ -231,7 +232,7 @@ async def player(
             if left <= 0:
                 break
             try:
-                raw = await asyncio.wait_for(ws.recv(), left)
+                raw = waiting.pop() if waiting else await asyncio.wait_for(ws.recv(), left)
             except TimeoutError:
                 break
             msg = json.loads(raw)

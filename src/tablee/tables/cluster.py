@@ -125,6 +125,8 @@ class Cluster(Coordination):
         self._call_numbers = itertools.count(1)
         #: tables whose stored version was ahead of what this process showed, at the last poll
         self._behind: dict[int, int] = {}
+        #: when each copy held away from its home was last compared with the database
+        self._checked: dict[int, float] = {}
         #: frames relayed and received, moves sent and served (metrics, tests)
         self.relayed = 0
         self.received = 0
@@ -395,13 +397,28 @@ class Cluster(Coordination):
             yield
 
     async def fresh(self, live: LiveTable) -> None:
-        if not self.leads(live):
+        if not self.leads(live) and self._stale(live):
             await self.host.catch_up(live)
+            self._checked[live.id] = time.monotonic()
 
     async def reading(self, live: LiveTable) -> None:
-        if not self.leads(live):
+        if not self.leads(live) and self._stale(live):
             async with live.lock:
-                await self.host.catch_up(live)
+                await self.fresh(live)
+
+    def _stale(self, live: LiveTable) -> bool:
+        """Away from the home, whether the copy may be behind the database: a change relayed
+        since is newer, or it was last compared with the database a poll ago or more (a subscribe
+        asks three times in a row: the table, the seat's state, the chat's audience). A write made
+        on a copy behind all the same is refused by its version and made again on a fresh one."""
+        return (
+            live.shown > live.rec.version
+            or time.monotonic() - self._checked.get(live.id, 0.0) >= self.poll_seconds
+        )
+
+    async def loaded(self, live: LiveTable) -> None:
+        self._checked[live.id] = time.monotonic()
+        await self._read_presence(live.id)
 
     @contextlib.asynccontextmanager
     async def automatic(self, live: LiveTable, version: int | None = None) -> AsyncIterator[bool]:
@@ -464,9 +481,6 @@ class Cluster(Coordination):
 
     async def presence_changed(self, table_id: int) -> None:
         await self._share_presence(table_id)
-
-    async def loaded(self, live: LiveTable) -> None:
-        await self._read_presence(live.id)
 
     def _local_entry(self, table_id: int) -> frozenset[int] | None:
         """The players with the table open on this process; None when nobody watches it here
@@ -636,3 +650,4 @@ class Cluster(Coordination):
             self._remote.pop(table_id, None)
             self._watching.pop(table_id, None)
             self._behind.pop(table_id, None)
+            self._checked.pop(table_id, None)
