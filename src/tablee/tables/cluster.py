@@ -60,8 +60,9 @@ from tablee.store.cluster import Home, Homes, due_tables, idle_bot_tables
 from .broker import Broker
 from .coordination import Coordination, Host
 from .errors import TableError, unknown_table
+from .fanout import Frames
 from .live import LiveTable, utcnow
-from .records import PLAYER, PLAYING
+from .records import PLAYING
 from .redis_broker import RedisBroker
 
 log = logging.getLogger("tablee.cluster")
@@ -319,25 +320,14 @@ class Cluster(Coordination):
             "moves_served": self.served,
         }
 
-    def relay(
-        self,
-        live: LiveTable,
-        parts: dict[int | None, str],
-        info: str,
-        info_changed: bool,
-        to: Collection[str],
-    ) -> None:
+    def relay(self, live: LiveTable, frames: Frames, to: Collection[str]) -> None:
         if not isinstance(self.broker, RedisBroker):
             return
-        rec = live.rec
-        header = {
-            "t": rec.id,
-            "v": rec.version,
-            "ic": info_changed,
-            "s": [s.player_id if s.kind == PLAYER else None for s in rec.seats],
-        }
+        parts = frames.parts
+        header = {"t": live.id, "v": frames.version, "ic": frames.info_changed, "s": frames.seats}
         # one line each: JSON text holds no raw line break
-        lines = ["f", dumps(header), info, parts[None], *(parts[i] for i in range(rec.players))]
+        seats = (parts[i] for i in range(len(frames.seats)))
+        lines = ["f", dumps(header), frames.info, parts[None], *seats]
         text = "\n".join(lines)
         for process in to:
             self.broker.send(process, text)
@@ -382,7 +372,8 @@ class Cluster(Coordination):
         self.received += 1
         parts: dict[int | None, str] = {None: spectators}
         parts.update(enumerate(seats))
-        self.host.relayed(live, int(head["v"]), head["s"], parts, info, bool(head["ic"]))
+        frames = Frames(int(head["v"]), list(head["s"]), parts, info, bool(head["ic"]))
+        self.host.relayed(live, frames)
         self._touched[live.id] = time.monotonic()
 
     # -- turns -----------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from .broker import Broker, LocalBroker
 if TYPE_CHECKING:
     from tablee.store import Store
 
+    from .fanout import Frames
     from .live import LiveTable
 
 
@@ -72,15 +73,7 @@ class Host(Protocol):
 
     def retell(self, live: LiveTable) -> None: ...
 
-    def relayed(
-        self,
-        live: LiveTable,
-        version: int,
-        seats: list[int | None],
-        parts: dict[int | None, str],
-        info: str,
-        info_changed: bool,
-    ) -> None: ...
+    def relayed(self, live: LiveTable, frames: Frames) -> None: ...
 
     async def act(
         self,
@@ -209,16 +202,8 @@ class Coordination:
         """The other processes with subscribers at a table this process is the home of."""
         return ()
 
-    def relay(
-        self,
-        live: LiveTable,
-        parts: dict[int | None, str],
-        info: str,
-        info_changed: bool,
-        to: Collection[str],
-    ) -> None:
-        """Sends a change's frames to the processes ``to``: each seat's own part (``None``:
-        spectators'), to be followed by ``info`` (``',"info":{...}}'``) or by ``"}"``."""
+    def relay(self, live: LiveTable, frames: Frames, to: Collection[str]) -> None:
+        """Sends a change's frames to the processes ``to``."""
 
     def counts(self) -> dict[str, int]:
         """What crossed between processes since start-up, by kind (metrics)."""

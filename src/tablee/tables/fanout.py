@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -46,8 +47,23 @@ _NO_INFO_TAIL = ',"info":{}}'
 _OWN_KEYS = ("version", "deadline")
 
 
-#: ``Coordination.relay``: (table, each seat's part, info, whether it changed, processes)
-Relay = Callable[[LiveTable, dict[int | None, str], str, bool, Collection[str]], None]
+@dataclass(frozen=True)
+class Frames:
+    """A change's frames as the table's home hands them to the other processes."""
+
+    version: int
+    #: the person sitting at each seat then (None: nobody, or a robot)
+    seats: list[int | None]
+    #: each seat's state without its ``info`` and closing brace (``None``: the spectators')
+    parts: dict[int | None, str]
+    #: the table's info, as it ends a state: ``',"info":{...}}'``
+    info: str
+    #: the info changed since the home's last change (else a state ends with ``"}"``)
+    info_changed: bool
+
+
+#: ``Coordination.relay``: (table, the change's frames, the processes to send them to)
+Relay = Callable[[LiveTable, Frames, Collection[str]], None]
 
 
 def info_key(info: dict[str, Any]) -> str:
@@ -163,35 +179,29 @@ class FanOut:
             for seat in (*range(live.rec.players), None):
                 if seat not in parts:
                     parts[seat] = self._part(live, seat, events)
-            self.relay(live, parts, full, changed, to)
+            rec = live.rec
+            seated = [s.player_id if s.kind == PLAYER else None for s in rec.seats]
+            self.relay(live, Frames(rec.version, seated, parts, full, changed), to)
 
     def _part(self, live: LiveTable, seat: int | None, events: list[Event]) -> str:
         """A seat's state of a change without its ``info`` and closing brace."""
         own = dumps(self.state_message(live, seat, events, info=_NO_INFO, told=True))
         return own[: -len(_NO_INFO_TAIL)]
 
-    def relayed(
-        self,
-        live: LiveTable,
-        version: int,
-        seats: list[int | None],
-        parts: dict[int | None, str],
-        info: str,
-        info_changed: bool,
-    ) -> None:
-        """The frames of a change the table's home made, for this process's subscribers:
-        ``seats`` holds the person sitting at each seat then, ``parts`` each seat's own part. A
-        change they were shown already (this process told it, having caught up) is not sent
-        again."""
-        if version <= live.shown:
+    def relayed(self, live: LiveTable, frames: Frames) -> None:
+        """The frames of a change the table's home made, for this process's subscribers: each
+        its seat's part. A change they were shown already (this process told it, having caught
+        up) is not sent again."""
+        if frames.version <= live.shown:
             return
-        live.shown = version
-        tail = info if info_changed or live.relay_due else "}"
+        live.shown = frames.version
+        tail = frames.info if frames.info_changed or live.relay_due else "}"
         live.relay_due = False
+        seats = frames.seats
         for sub in list(live.subscribers):
             pid = sub.player_id
             seat = seats.index(pid) if pid is not None and pid in seats else None
-            part = parts.get(seat)
+            part = frames.parts.get(seat)
             if part is not None:
                 sub.send(part + tail)
 

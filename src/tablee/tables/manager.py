@@ -37,7 +37,7 @@ from .broker import Broker
 from .changes import Change, Edit, begin, closed_reason, edit, player_move, replay
 from .coordination import Alone, Coordination
 from .errors import NotHome, Repeated, TableError, unknown_table
-from .fanout import FanOut
+from .fanout import FanOut, Frames
 from .live import LiveTable, Subscriber, request_key, utcnow
 from .pipeline import MoveHook, Pipeline
 from .records import (
@@ -335,20 +335,12 @@ class TableManager:
             self.fanout.tell(live, [])
             self.scheduler.rearm(live)
 
-    def relayed(
-        self,
-        live: LiveTable,
-        version: int,
-        seats: list[int | None],
-        parts: dict[int | None, str],
-        info: str,
-        info_changed: bool,
-    ) -> None:
+    def relayed(self, live: LiveTable, frames: Frames) -> None:
         """The frames of a change made by the table's home, another process: passed on to the
         subscribers here (``FanOut.relayed``). A table something here follows change by change
         (``follow_hooks``) has its copy brought up to date too, off the frames' way."""
-        self.fanout.relayed(live, version, seats, parts, info, info_changed)
-        if version > live.rec.version and any(wants(live) for wants in self.follow_hooks):
+        self.fanout.relayed(live, frames)
+        if frames.version > live.rec.version and any(wants(live) for wants in self.follow_hooks):
             self.spawn(self._follow(live))
 
     async def _follow(self, live: LiveTable) -> None:
