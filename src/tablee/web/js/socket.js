@@ -166,6 +166,16 @@ export class TableSocket {
       return;
     }
     if (msg.type === "error") {
+      if (waiting && msg.code === "conflict" && waiting.msg?.type === "act" && (waiting.tries ?? 0) < 3) {
+        // the table was busy, or the server that keeps it did not answer in time (it may be
+        // changing hands): the same move, with the same id, is made at most once, so it is sent
+        // again a few times before the player is told
+        waiting.tries = (waiting.tries ?? 0) + 1;
+        setTimeout(() => {
+          if (this.pending.get(msg.id) === waiting) this.send(waiting.msg);
+        }, 400 * waiting.tries);
+        return;
+      }
       if (waiting) {
         this.pending.delete(msg.id);
         waiting.reject(Object.assign(new Error(msg.message || msg.code), { code: msg.code }));

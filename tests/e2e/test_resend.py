@@ -1,0 +1,70 @@
+"""A move answered ``conflict`` (the table busy, or the server keeping it changing hands) is sent
+again by the page with the same id, and made once: the player sees the move made, no refusal."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tablee.tables.live import request_key
+
+from .conftest import LiveServer, Pages
+from .helpers import create_table, enter, player_id, state, step, wait_turn
+
+
+def test_a_move_answered_conflict_is_sent_again_with_its_id_and_made_once(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.new()
+    sent: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if msg.get("type") == "act":
+                sent.append(msg)
+                if len(sent) == 1:
+                    # the first move is answered as a table whose server did not answer
+                    refusal = {
+                        "type": "error",
+                        "code": "conflict",
+                        "message": "the table's server did not answer; send it again",
+                        "id": msg["id"],
+                    }
+                    ws.send(json.dumps(refusal))
+                    return
+            to_server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket("**/ws", route)
+    enter(page, server.url, "Rémi")
+    create_table(page, "contrecarte", 2)
+    assert wait_turn(page) == "mine"
+    before = state(page)
+    step(page)
+    after = state(page)
+    assert int(after["version"]) > int(before["version"])
+    assert after["refused"] == before["refused"]  # no refusal shown to the player
+    assert len(sent) >= 2 and sent[0] == sent[1]  # the same act, the same id, sent again
+    # the server made it once: one row of the table's log holds that move's idempotency key
+    first = sent[0]
+    key = request_key(player_id(page), first["id"], first["action"], first.get("version"))
+    rows = server.run(_log_of(int(page.url.rsplit("/", 1)[1])))
+    assert [request for _, request in rows].count(key) == 1
+
+
+def _log_of(table: int) -> Any:
+    async def read(app: Any) -> list[tuple[int, str | None]]:
+        from sqlalchemy import text
+
+        async with app.state.store.engine.connect() as conn:
+            rows = await conn.execute(
+                text("SELECT seq, request FROM actions WHERE table_id = :t ORDER BY seq"),
+                {"t": table},
+            )
+            return [(r[0], r[1]) for r in rows]
+
+    return read
