@@ -87,6 +87,12 @@ class Cluster(Coordination):
     shared = True
 
     def __init__(self, store: Store, settings: Settings, broker: Broker | None = None) -> None:
+        if store.engine.dialect.name != "postgresql":
+            # the homes' leases and fencing tokens are PostgreSQL's (store/cluster.py)
+            raise ValueError(
+                "several processes (TABLEE_REDIS_URL) share one PostgreSQL database: set"
+                " TABLEE_DATABASE_URL to postgresql+asyncpg://..."
+            )
         #: names this process in the homes, the presence entries and its Redis channel
         self.process_id = uuid.uuid4().hex[:12]
         if broker is None:
