@@ -131,8 +131,11 @@ async def test_moves_go_to_the_tables_home_and_the_other_process_relays_its_fram
         received = after_b[kind % "frames_received"] - before_b[kind % "frames_received"]
         assert received >= 12
         assert after_b["tablee_catch_ups_total"] - before_b["tablee_catch_ups_total"] <= 1
-        # Bob's socket got every version, in order, each once
+        # Bob's socket got every version, in order, each once, the table's info at each
+        # state's own version (a relayed info is the home's of that change)
         seen = [f["version"] for f in cb.states(tid)]
+        assert all(f["info"]["version"] == f["version"] for f in cb.states(tid))
+        assert [s["connected"] for s in cb.latest(tid)["info"]["seats"]] == [True, True]
         assert seen == sorted(seen) and len(seen) == len(set(seen))
         assert set(range(seen[0], version + 1)) <= set(seen)
         after = (await cluster.sql(f"SELECT home, home_token FROM tables WHERE id = {tid}"))[0]

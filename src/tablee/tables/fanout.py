@@ -142,7 +142,8 @@ class FanOut:
         # of changed (most moves change nothing of it): the record but its version and deadline
         # (``LiveTable.advance``), the subscribers and their presence (``add``, ``remove``) —
         # and, looked at here, the players connected elsewhere and the watchers' names. A home
-        # relaying to other processes builds it every time: they are handed it whole
+        # relaying to other processes hands them it whole: the one built last, at this
+        # version and deadline
         remote = self.remote(live.rec.id)
         elsewhere = frozenset(remote) if remote else None
         watchers = tuple(
@@ -152,13 +153,13 @@ class FanOut:
         )
         changed, full = False, ""
         if (
-            relaying
-            or live.info_dirty
+            live.info_dirty
             or live.info_told is None
+            or live.info_last is None
             or elsewhere != live.info_remote
             or watchers != live.info_watchers
         ):
-            whole = self.info(live)
+            whole = live.info_last = self.info(live)
             live.info_dirty = False
             live.info_remote, live.info_watchers = elsewhere, watchers
             key = info_key(whole)
@@ -166,6 +167,10 @@ class FanOut:
             live.info_told = key
             if changed or relaying:
                 full = ',"info":' + dumps(whole) + "}"
+        elif relaying:
+            rec = live.rec
+            now = {"version": rec.version, "deadline": _iso(rec.deadline)}
+            full = ',"info":' + dumps({**live.info_last, **now}) + "}"
         info = full if changed else "}"
         for sub, seat in seats:
             if sub is exclude:

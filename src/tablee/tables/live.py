@@ -114,6 +114,8 @@ class LiveTable:
         #: through other processes, and the watchers without a seat (id, name)
         self.info_remote: frozenset[int] | None = None
         self.info_watchers: tuple[tuple[int | None, str | None], ...] = ()
+        #: the info last built (a home relaying hands it on at each change's version and deadline)
+        self.info_last: dict[str, Any] | None = None
         #: the newest version this process's subscribers were shown (told, relayed, or the
         #: version of their subscription): a change at or below it is not told them again
         self.shown = rec.version
