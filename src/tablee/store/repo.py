@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Integer, cast, event, func, or_, select, update
@@ -38,6 +36,8 @@ from tablee.tables.records import (
 )
 
 from . import models as m
+from .direct import direct_writer
+from .encoding import json_text
 from .names import NameReserved, NameTaken, name_key, reserved
 from .rows import player_record
 from .writes import TableWrite, TableWriter
@@ -47,15 +47,6 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def json_text(value: Any) -> str:
-    """The JSON columns' encoder: orjson (the table's row is written on every move), the
-    standard encoder for what orjson refuses (a whole number beyond 64 bits)."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return json.dumps(value)
 
 
 def make_engine(url: str, schema: str | None = None, writes: bool = False) -> AsyncEngine:
@@ -138,6 +129,7 @@ def _record(r: m.Table, seats: list[SeatRecord], creator_name: str | None) -> Ta
 class Store:
     def __init__(self, url: str, schema: str | None = None) -> None:
         self.url = url
+        self.schema = schema
         self.engine = make_engine(url, schema)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         #: the table writes' engine: on PostgreSQL, connections of their own, without the
@@ -147,7 +139,7 @@ class Store:
             if self.engine.dialect.name == "sqlite"
             else make_engine(url, schema, writes=True)
         )
-        self._writes = TableWriter(self._write_engine)
+        self._writes = TableWriter(self._write_engine, direct_writer(url, schema))
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:

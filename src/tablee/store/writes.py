@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import BigInteger, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -17,6 +17,9 @@ from tablee.tables.records import PLAYER, LoggedAction, TableRecord
 
 from . import models as m
 from . import ratings
+
+if TYPE_CHECKING:
+    from .direct import DirectWriter
 
 #: most table writes committed together
 BATCH = 256
@@ -128,8 +131,11 @@ class StaleVersion(RuntimeError):
 
 
 class TableWriter:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, direct: DirectWriter | None = None) -> None:
         self.engine = engine
+        #: writes the moves of a batch that touch nothing but their table and log rows
+        #: (``direct.takes``) through the driver; None: every write goes through the engine
+        self.direct = direct
         self._pending: list[tuple[TableWrite, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
         #: group commit counters: transactions, and table writes they carried
@@ -140,6 +146,8 @@ class TableWriter:
         if self._task is not None:
             with contextlib.suppress(BaseException):
                 await self._task
+        if self.direct is not None:
+            await self.direct.close()
 
     async def write(self, w: TableWrite) -> None:
         """Group commit: table writes that arrive while a commit is on its way share the next
@@ -161,12 +169,12 @@ class TableWriter:
             self.commits += 1
             self.writes += len(batch)
             try:
-                outcome = await self._commit([w for w, _ in batch])
+                outcome = await self._commit_all([w for w, _ in batch])
             except Exception:
                 outcome = []
                 for w, _ in batch:
                     try:
-                        outcome += await self._commit([w])
+                        outcome += await self._commit_all([w])
                     except Exception as exc:
                         outcome.append(exc)
             for (_, future), error in zip(batch, outcome, strict=True):
@@ -176,6 +184,24 @@ class TableWriter:
                     future.set_result(None)
                 else:
                     future.set_exception(error)
+
+    async def _commit_all(self, batch: list[TableWrite]) -> list[BaseException | None]:
+        """The batch's moves through the direct writer (one transaction), the rest through the
+        engine (another): the error of each write (a stale one), or None."""
+        direct = self.direct
+        if direct is None:
+            return await self._commit(batch)
+        from .direct import takes
+
+        moves = [w for w in batch if takes(w)]
+        if not moves:
+            return await self._commit(batch)
+        if len(moves) == len(batch):
+            return await direct.commit(batch)
+        others = [w for w in batch if not takes(w)]
+        errors = dict(zip(map(id, moves), await direct.commit(moves), strict=True))
+        errors.update(zip(map(id, others), await self._commit(others), strict=True))
+        return [errors[id(w)] for w in batch]
 
     async def _commit(self, batch: list[TableWrite]) -> list[BaseException | None]:
         """One transaction for ``batch``; the error of each write (a stale one), or None."""

@@ -1,0 +1,182 @@
+"""Moves written through the driver (``store/direct.py``) on SQLite and PostgreSQL: the same
+values as the SQLAlchemy path, the same guards (version, fence), each table of a group all or
+nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from tablee.store import LoggedAction, StaleVersion, Store, TableRecord
+from tablee.store.direct import direct_writer, takes
+from tablee.store.writes import TableWrite, TableWriter
+from tests.serverkit import Database
+from tests.store.kit import toy_table
+
+
+@pytest.fixture
+async def store(database: Database) -> AsyncIterator[Store]:
+    s = Store(database.url, database.schema)
+    await s.migrate()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def _playing(store: Store, seed: int) -> TableRecord:
+    t = await toy_table(store, seed)
+    playing = dataclasses.replace(t, status="playing", version=t.version + 1)
+    await store.save_table(playing, t.version)
+    return playing
+
+
+def _move(t: TableRecord, seq: int, **table: Any) -> tuple[TableRecord, LoggedAction]:
+    at = datetime(2026, 12, 1, 20, 0, seq, 0 if seq % 2 else 123456, tzinfo=UTC)
+    after = dataclasses.replace(t, version=t.version + 1, **table)
+    return after, LoggedAction(
+        seq, seq % 2, {"type": "play", "card": f"T{seq:02}"}, "player", at, 0, f"r{seq}"
+    )
+
+
+async def _raw(store: Store, table_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async with store.engine.connect() as conn:
+        row = (await conn.execute(text(f"SELECT * FROM tables WHERE id = {table_id}"))).mappings()
+        log = await conn.execute(
+            text(f"SELECT * FROM actions WHERE table_id = {table_id} ORDER BY seq")
+        )
+        return dict(row.one()), [dict(r) for r in log.mappings()]
+
+
+def _same_but_ids(a: dict[str, Any], b: dict[str, Any], skip: set[str]) -> None:
+    for key in a.keys() - skip:
+        assert (key, a[key], type(a[key])) == (key, b[key], type(b[key]))
+
+
+async def test_a_direct_move_writes_the_values_the_sqlalchemy_path_writes(
+    store: Store, database: Database
+) -> None:
+    direct = direct_writer(database.url, database.schema)
+    assert direct is not None
+    engine_only = TableWriter(store._write_engine)
+    via_direct = TableWriter(store._write_engine, direct)
+    a, b = await _playing(store, 7), await _playing(store, 7)
+    deadline = datetime(2026, 12, 1, 21, 0, 0, 0, tzinfo=UTC)
+    changes = {
+        "deadline": deadline,
+        "options": {"hand": 3, "first_dealer": 1},
+        "wins": [1, 0],
+        "away": {1: {"since": 4}},
+        "timeouts": [0, 2],
+        "turn_seconds": 12.5,
+    }
+    for seq in (1, 2):
+        for writer, t in ((engine_only, a), (via_direct, b)):
+            after, move = _move(t, seq, **changes)
+            w = TableWrite(after, t.version, False, move)
+            assert takes(w)
+            await writer.write(w)
+        a = dataclasses.replace(a, version=a.version + 1, **changes)
+        b = dataclasses.replace(b, version=b.version + 1, **changes)
+    assert via_direct.commits == 2 and engine_only.commits == 2
+    (row_a, log_a), (row_b, log_b) = await _raw(store, a.id), await _raw(store, b.id)
+    _same_but_ids(row_a, row_b, {"id", "created_at", "updated_at"})
+    assert type(row_a["updated_at"]) is type(row_b["updated_at"])
+    assert len(log_a) == len(log_b) == 2
+    for x, y in zip(log_a, log_b, strict=True):
+        _same_but_ids(x, y, {"table_id"})
+    # and read back as records, the same
+    ra, rb = await store.table(a.id), await store.table(b.id)
+    assert ra is not None and rb is not None
+    assert rb.deadline == deadline and rb.away == {1: {"since": 4}} and rb.timeouts == [0, 2]
+    assert dataclasses.replace(ra, id=rb.id, created_at=rb.created_at) == rb
+    assert await store.actions(a.id, 1) == await store.actions(b.id, 1)
+    await direct.close()
+
+
+async def test_a_stale_move_in_a_group_writes_nothing_and_the_others_are_written(
+    store: Store,
+) -> None:
+    tables = [await _playing(store, s) for s in (1, 2, 3)]
+    stale = tables[1]
+    # another writer moved the middle table on first
+    theirs, _ = _move(stale, 1)
+    await store.save_table(theirs, stale.version)
+    before = store.commits
+    writes = []
+    for t in tables:
+        after, move = _move(t, 1)
+        writes.append(store.record_action(after, t.version, move))
+    outcome = await asyncio.gather(*writes, return_exceptions=True)
+    assert outcome[0] is None and outcome[2] is None
+    assert isinstance(outcome[1], StaleVersion)
+    assert store.commits == before + 1  # the three in one group
+    for t in tables:
+        now = await store.table(t.id)
+        assert now is not None and now.version == t.version + 1
+        log = await store.actions(t.id, 1)
+        assert len(log) == (0 if t is stale else 1)
+
+
+async def test_a_direct_move_of_a_home_that_lost_its_table_is_refused(store: Store) -> None:
+    t = await _playing(store, 5)
+    async with store.engine.begin() as conn:
+        await conn.execute(text(f"UPDATE tables SET home_token = 2 WHERE id = {t.id}"))
+    after, move = _move(t, 1)
+    with pytest.raises(StaleVersion):
+        await store.record_action(after, t.version, move, fence=1)
+    after, move = _move(t, 1)
+    await store.record_action(after, t.version, move, fence=2)
+    now = await store.table(t.id)
+    assert now is not None and now.version == t.version + 1
+    assert [a.seq for a in await store.actions(t.id, 1)] == [1]
+
+
+async def test_a_direct_move_whose_log_row_is_refused_writes_nothing(store: Store) -> None:
+    t = await _playing(store, 6)
+    after, move = _move(t, 1)
+    await store.record_action(after, t.version, move)
+    again, twice = _move(after, 1)  # the same seq again
+    with pytest.raises(IntegrityError):
+        await store.record_action(again, after.version, twice)
+    now = await store.table(t.id)
+    assert now is not None and now.version == after.version
+
+
+async def test_only_a_plain_move_takes_the_direct_path() -> None:
+    t = TableRecord(
+        id=1, game="toy", options={}, players=2, turn_seconds=None, private=False,
+        creator_id=None, status="playing", game_no=1, seed=1, deck=None, version=3,
+        deadline=None, outcome=None, wins=[0, 0], rematch_votes=[], rated=False,
+        invitation=None, robot_after=3, away={}, timeouts=[0, 0], salt=None,
+        spectators="hidden", deal_replays=False, created_at=datetime.now(UTC), seats=[],
+    )  # fmt: skip
+    move = LoggedAction(1, 0, {"type": "play"}, "player")
+    assert takes(TableWrite(t, 2, False, move))
+    assert not takes(TableWrite(t, 2, True, move))  # seats
+    assert not takes(TableWrite(t, 2, False, None))  # an edit
+    assert not takes(TableWrite(t, 2, False, move, [{"type": "deal_end"}]))
+    over = dataclasses.replace(t, status="finished", outcome={"scores": [1, 0]})
+    assert not takes(TableWrite(over, 2, False, move))  # a result is written with it
+
+
+def test_an_in_memory_sqlite_has_no_direct_writer() -> None:
+    assert direct_writer("sqlite+aiosqlite:///:memory:") is None
+    assert direct_writer("sqlite+aiosqlite:///file:x?mode=memory&uri=true") is None
+    assert direct_writer("sqlite+aiosqlite:///var/t.db") is not None
+
+
+async def test_a_deadline_is_written_to_the_microsecond(store: Store) -> None:
+    t = await _playing(store, 8)
+    when = datetime(2026, 12, 1, 23, 59, 59, 999999, tzinfo=UTC) + timedelta(hours=1)
+    after, move = _move(t, 1, deadline=when.astimezone())
+    await store.record_action(after, t.version, move)
+    now = await store.table(t.id)
+    assert now is not None and now.deadline == when
