@@ -15,8 +15,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from tablee.store import LoggedAction, StaleVersion, Store, TableRecord
-from tablee.store.direct import direct_writer, takes
-from tablee.store.writes import TableWrite, TableWriter
+from tablee.store.direct import direct_writer
+from tablee.store.writes import TableWrite, TableWriter, takes
 from tests.serverkit import Database
 from tests.store.kit import toy_table
 

@@ -31,36 +31,15 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 
-from tablee.tables.records import FINISHED
-
 from . import models as m
 from .encoding import json_text
-from .writes import StaleVersion, TableWrite
-
-
-def takes(w: TableWrite) -> bool:
-    """A move that writes nothing but its table's row and its log row."""
-    return (
-        w.action is not None
-        and not w.seats
-        and not w.deal_events
-        and not (w.table.status == FINISHED and w.table.outcome)
-    )
-
-
-class DirectWriter(Protocol):
-    async def commit(self, batch: Sequence[TableWrite]) -> list[BaseException | None]:
-        """One transaction for ``batch`` (moves only, ``takes``, each of another table): the
-        error of each write (``StaleVersion``) or None; raises if none of it was written."""
-        ...
-
-    async def close(self) -> None: ...
+from .writes import DirectWriter, StaleVersion, TableWrite
 
 
 def direct_writer(url: str, schema: str | None = None) -> DirectWriter | None:

@@ -6,20 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import BigInteger, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.functions import coalesce
 
-from tablee.tables.records import PLAYER, LoggedAction, TableRecord
+from tablee.tables.records import FINISHED, PLAYER, LoggedAction, TableRecord
 
 from . import models as m
 from . import ratings
-
-if TYPE_CHECKING:
-    from .direct import DirectWriter
 
 #: most table writes committed together
 BATCH = 256
@@ -121,6 +119,25 @@ def _action_row(w: TableWrite) -> dict[str, Any]:
     }
 
 
+def takes(w: TableWrite) -> bool:
+    """A move that writes nothing but its table's row and its log row."""
+    return (
+        w.action is not None
+        and not w.seats
+        and not w.deal_events
+        and not (w.table.status == FINISHED and w.table.outcome)
+    )
+
+
+class DirectWriter(Protocol):
+    async def commit(self, batch: Sequence[TableWrite]) -> list[BaseException | None]:
+        """One transaction for ``batch`` (moves only, ``takes``, each of another table): the
+        error of each write (``StaleVersion``) or None; raises if none of it was written."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 class _SomeStale(Exception):
     """A batch met a stale write: it is redone one write per transaction."""
 
@@ -191,8 +208,6 @@ class TableWriter:
         direct = self.direct
         if direct is None:
             return await self._commit(batch)
-        from .direct import takes
-
         moves = [w for w in batch if takes(w)]
         if not moves:
             return await self._commit(batch)

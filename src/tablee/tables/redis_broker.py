@@ -231,27 +231,52 @@ class RedisBroker:
         except Exception as exc:
             log.warning("could not share the presence at table %s: %s", table_id, exc)
 
+    async def renew_presence(self, entries: dict[int, list[int]], process: str, ttl: float) -> None:
+        """``set_presence`` of many tables at once, unchanged (nothing announced): one round trip
+        for all of them."""
+        if self._redis is None or not entries:
+            return
+        until = time.time() + ttl
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for table_id, players in entries.items():
+                    key = self._presence_key(table_id)
+                    pipe.hset(key, process, json.dumps({"players": players, "until": until}))
+                    pipe.expire(key, int(ttl) + 1)
+                await pipe.execute()
+        except Exception as exc:
+            log.warning("could not renew the presence at %s tables: %s", len(entries), exc)
+
     async def presence(self, table_id: int) -> dict[str, list[int]]:
         """Players per process at a table, expired fields left out."""
-        if self._redis is None:
+        return (await self.presences([table_id])).get(table_id, {})
+
+    async def presences(self, table_ids: list[int]) -> dict[int, dict[str, list[int]]]:
+        """``presence`` of many tables, in one round trip (a table Redis could not tell is left
+        out)."""
+        if self._redis is None or not table_ids:
             return {}
         try:
-            raw: dict[Any, Any] = await self._redis.hgetall(  # type: ignore[misc]
-                self._presence_key(table_id)
-            )
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for table_id in table_ids:
+                    pipe.hgetall(self._presence_key(table_id))
+                raws: list[Any] = await pipe.execute()
         except Exception as exc:
-            log.warning("could not read the presence at table %s: %s", table_id, exc)
+            log.warning("could not read the presence at %s tables: %s", len(table_ids), exc)
             return {}
-        now, out = time.time(), {}
-        for field, value in raw.items():
-            try:
-                data = json.loads(value)
-                if data["until"] >= now:
-                    name = field.decode() if isinstance(field, bytes) else str(field)
-                    out[name] = [int(p) for p in data["players"]]
-            except (ValueError, KeyError, TypeError):
-                continue
-        return out
+        now = time.time()
+        tables: dict[int, dict[str, list[int]]] = {}
+        for table_id, raw in zip(table_ids, raws, strict=True):
+            out = tables[table_id] = {}
+            for field, value in raw.items():
+                try:
+                    data = json.loads(value)
+                    if data["until"] >= now:
+                        name = field.decode() if isinstance(field, bytes) else str(field)
+                        out[name] = [int(p) for p in data["players"]]
+                except (ValueError, KeyError, TypeError):
+                    continue
+        return tables
 
     async def close(self) -> None:
         tasks = [
