@@ -268,16 +268,29 @@ _PG_TYPES = (
     "text",
 )
 _PG_JSON = {"options", "deck", "outcome", "wins", "rematch_votes", "away", "timeouts"}
-_PG_MOVES = (
-    f"WITH v ({', '.join(_COLUMNS)}) AS (SELECT * FROM unnest("
-    + ", ".join(f"${i}::{t}[]" for i, t in enumerate(_PG_TYPES, 1))
-    + ")), u AS (UPDATE tables AS t SET "
+_PG_WRITE = (
+    " u AS (UPDATE tables AS t SET "
     + ", ".join(f"{c} = v.{c}{'::json' if c in _PG_JSON else ''}" for c in _TABLE_SET)
     + " FROM v WHERE t.id = v.id AND t.version = v.expected"
     " AND coalesce(v.fence, t.home_token) = t.home_token RETURNING t.id)"
     " INSERT INTO actions (table_id, game_no, seq, seat, action, version, source, at, request)"
     " SELECT v.id, v.game_no, v.seq, v.seat, v.action::json, v.version, v.source, v.at, v.request"
     " FROM v JOIN u ON u.id = v.id RETURNING table_id"
+)
+#: a group's moves: each column an array
+_PG_MOVES = (
+    f"WITH v ({', '.join(_COLUMNS)}) AS (SELECT * FROM unnest("
+    + ", ".join(f"${i}::{t}[]" for i, t in enumerate(_PG_TYPES, 1))
+    + ")),"
+    + _PG_WRITE
+)
+#: one move alone (a room's pace: most groups are one move), its values as they are: encoding
+#: two dozen arrays of one element costs more than the statement itself
+_PG_MOVE = (
+    f"WITH v ({', '.join(_COLUMNS)}) AS (VALUES ("
+    + ", ".join(f"${i}::{t}" for i, t in enumerate(_PG_TYPES, 1))
+    + ")),"
+    + _PG_WRITE
 )
 
 
@@ -305,10 +318,13 @@ class PostgresMoves:
     async def commit(self, batch: Sequence[TableWrite]) -> list[BaseException | None]:
         now = m.now()
         rows = [_row(w, now) for w in batch]
-        columns = [list(c) for c in zip(*rows, strict=True)]
         conn = await self._connection()
         try:
-            written = {r[0] for r in await conn.fetch(_PG_MOVES, *columns)}
+            if len(rows) == 1:
+                found = await conn.fetch(_PG_MOVE, *rows[0])
+            else:
+                found = await conn.fetch(_PG_MOVES, *(list(c) for c in zip(*rows, strict=True)))
+            written = {r[0] for r in found}
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise sa_exc.IntegrityError(_PG_MOVES, None, exc) from exc
         return [None if w.table.id in written else _stale(w) for w in batch]
