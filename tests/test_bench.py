@@ -70,3 +70,29 @@ def test_robot_bench_prints_a_small_figure_to_three_places_of_its_interval() -> 
     assert robots.figure(0.00445, 0.00335).split() == ["+0.00445", "±", "0.00335"]
     assert robots.figure(-1.5, 0.3).split() == ["-1.50", "±", "0.30"]
     assert robots.figure(12.0, 2.5).split() == ["+12.00", "±", "2.50"]
+
+
+def test_the_writes_bench_measures_both_paths_at_each_group_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    writes = load("writes")
+    asyncio.run(writes.run(f"sqlite+aiosqlite:///{tmp_path}/w.db", None, 100))
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    measured = {r[0]: r for r in rows if r and r[0] in ("alone", "groups")}
+    assert set(measured) == {"alone", "groups"}
+    alone = measured["alone"]
+    # SQLAlchemy's CPU / wall, the driver's, and their ratio
+    assert float(alone[1]) > 0 and float(alone[4]) > 0 and alone[-1].endswith("x")
+
+
+def test_the_pipeline_bench_plays_the_moves_it_is_asked_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import asyncio
+
+    pipeline = load("pipeline")
+    asyncio.run(pipeline.run(3, 60, 1))
+    words = capsys.readouterr().out.split()
+    assert int(words[0]) >= 60 and words[1:4] == ["moves", "at", "3"]
