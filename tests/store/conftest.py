@@ -1,5 +1,21 @@
-"""Fixtures of the server tests (see tests/serverkit.py)."""
+"""Fixtures of the store tests (see tests/serverkit.py)."""
 
-from tests.serverkit import database, postgres_db, sqlite_db, toy_game
+from collections.abc import AsyncIterator
 
-__all__ = ["database", "postgres_db", "sqlite_db", "toy_game"]
+import pytest
+
+from tablee.store import Store
+from tests.serverkit import Database, database, postgres_db, sqlite_db, toy_game
+
+__all__ = ["database", "postgres_db", "sqlite_db", "store", "toy_game"]
+
+
+@pytest.fixture
+async def store(database: Database) -> AsyncIterator[Store]:
+    """A migrated store on a clean database (SQLite, then PostgreSQL)."""
+    s = Store(database.url, database.schema)
+    await s.migrate()
+    try:
+        yield s
+    finally:
+        await s.close()

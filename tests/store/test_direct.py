@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,16 +18,6 @@ from tablee.store.direct import direct_writer
 from tablee.store.writes import TableWrite, TableWriter, takes
 from tests.serverkit import Database
 from tests.store.kit import toy_table
-
-
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[Store]:
-    s = Store(database.url, database.schema)
-    await s.migrate()
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def _playing(store: Store, seed: int) -> TableRecord:

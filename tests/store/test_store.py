@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import text
@@ -16,18 +15,7 @@ from tablee.store import (
     TableRecord,
 )
 from tablee.store.repo import _upgrade
-from tests.serverkit import Database
 from tests.store.kit import toy_table
-
-
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[Store]:
-    s = Store(database.url, database.schema)
-    await s.migrate()
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def _table(store: Store) -> TableRecord:

@@ -39,7 +39,7 @@ from sqlalchemy.engine import make_url
 
 from . import models as m
 from .encoding import json_text
-from .writes import DirectWriter, StaleVersion, TableWrite
+from .writes import TABLE_CHANGES, DirectWriter, StaleVersion, TableWrite
 
 
 def direct_writer(url: str, schema: str | None = None) -> DirectWriter | None:
@@ -103,28 +103,11 @@ def _row(w: TableWrite, now: datetime) -> tuple[Any, ...]:
 
 #: the columns of ``_row``: the table's id, the version written over, the fence, the table's
 #: mutable columns, then the log row's own
-_TABLE_SET = (
-    "status",
-    "options",
-    "game_no",
-    "seed",
-    "deck",
-    "salt",
-    "version",
-    "deadline",
-    "outcome",
-    "wins",
-    "rematch_votes",
-    "turn_seconds",
-    "away",
-    "timeouts",
-    "updated_at",
-)
 _COLUMNS = (
     "id",
     "expected",
     "fence",
-    *_TABLE_SET,
+    *TABLE_CHANGES,
     "seq",
     "seat",
     "action",
@@ -138,7 +121,7 @@ _COLUMNS = (
 
 _SQLITE_UPDATE = (
     "UPDATE tables SET "
-    + ", ".join(f"{c} = ?" for c in _TABLE_SET)
+    + ", ".join(f"{c} = ?" for c in TABLE_CHANGES)
     + " WHERE id = ? AND version = ? AND coalesce(?, home_token) = home_token"
 )
 _SQLITE_INSERT = (
@@ -164,7 +147,7 @@ _AT = {c: i for i, c in enumerate(_COLUMNS)}
 
 def _sqlite_table(r: tuple[Any, ...]) -> tuple[Any, ...]:
     """``_SQLITE_UPDATE``'s parameters: the columns set, then the guard's."""
-    values = [_sqlite_time(r[_AT[c]]) if c in _TIMES else r[_AT[c]] for c in _TABLE_SET]
+    values = [_sqlite_time(r[_AT[c]]) if c in _TIMES else r[_AT[c]] for c in TABLE_CHANGES]
     return (*values, r[_AT["id"]], r[_AT["expected"]], r[_AT["fence"]])
 
 
@@ -301,7 +284,7 @@ _PG_TYPES = (
 _PG_JSON = {"options", "deck", "outcome", "wins", "rematch_votes", "away", "timeouts"}
 _PG_WRITE = (
     " u AS (UPDATE tables AS t SET "
-    + ", ".join(f"{c} = v.{c}{'::json' if c in _PG_JSON else ''}" for c in _TABLE_SET)
+    + ", ".join(f"{c} = v.{c}{'::json' if c in _PG_JSON else ''}" for c in TABLE_CHANGES)
     + " FROM v WHERE t.id = v.id AND t.version = v.expected"
     " AND coalesce(v.fence, t.home_token) = t.home_token RETURNING t.id)"
     " INSERT INTO actions (table_id, game_no, seq, seat, action, version, source, at, request)"

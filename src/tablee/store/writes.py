@@ -28,6 +28,24 @@ ACTIONS = m.cast_table(m.ActionRow)
 DEALS = m.cast_table(m.DealScore)
 RESULTS = m.cast_table(m.Result)
 RESULT_SEATS = m.cast_table(m.ResultSeat)
+#: the columns of a table row that change after its creation
+TABLE_CHANGES = (
+    "status",
+    "options",
+    "game_no",
+    "seed",
+    "deck",
+    "salt",
+    "version",
+    "deadline",
+    "outcome",
+    "wins",
+    "rematch_votes",
+    "turn_seconds",
+    "away",
+    "timeouts",
+    "updated_at",
+)
 #: the mutable part of a table row, written only over the version it was read at and, by the
 #: home of a table of several processes, only while the fencing token it holds is the table's
 #: (``b_fence`` null: no fence)
@@ -39,28 +57,7 @@ _UPDATE_TABLE = (
         coalesce(bindparam("b_fence", type_=BigInteger), TABLES.c.home_token)
         == TABLES.c.home_token,
     )
-    .values(
-        {
-            name: bindparam(name)
-            for name in (
-                "status",
-                "options",
-                "game_no",
-                "seed",
-                "deck",
-                "salt",
-                "version",
-                "deadline",
-                "outcome",
-                "wins",
-                "rematch_votes",
-                "turn_seconds",
-                "away",
-                "timeouts",
-                "updated_at",
-            )
-        }
-    )
+    .values({name: bindparam(name) for name in TABLE_CHANGES})
 )
 _UPDATE_SEAT = (
     update(SEATS)
