@@ -169,3 +169,34 @@ async def test_a_deadline_is_written_to_the_microsecond(store: Store) -> None:
     await store.record_action(after, t.version, move)
     now = await store.table(t.id)
     assert now is not None and now.deadline == when
+
+
+async def test_a_group_whose_other_writes_fail_has_its_moves_written_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = await _playing(store, 11), await _playing(store, 12)
+    writer = store._writes
+    real, calls = writer._commit, []
+
+    async def dropped_once(batch: list[TableWrite]) -> list[BaseException | None]:
+        calls.append(len(batch))
+        if len(calls) == 1:
+            raise ConnectionError("the connection dropped")
+        return await real(batch)
+
+    monkeypatch.setattr(writer, "_commit", dropped_once)
+    moved, move = _move(a, 1)
+    seated = dataclasses.replace(b, version=b.version + 1)  # seats written: not a direct write
+    outcome = await asyncio.gather(
+        store.record_action(moved, a.version, move),
+        store.save_table(seated, b.version),
+        return_exceptions=True,
+    )
+    # the move, committed by the driver, is not written again (it would be found stale); the
+    # seat change is tried again alone
+    assert outcome == [None, None]
+    assert calls == [1, 1]
+    now_a, now_b = await store.table(a.id), await store.table(b.id)
+    assert now_a is not None and now_a.version == a.version + 1
+    assert now_b is not None and now_b.version == b.version + 1
+    assert [x.seq for x in await store.actions(a.id, 1)] == [1]

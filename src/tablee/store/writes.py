@@ -182,15 +182,11 @@ class TableWriter:
             batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
             self.commits += 1
             self.writes += len(batch)
+            writes = [w for w, _ in batch]
             try:
-                outcome = await self._commit_all([w for w, _ in batch])
+                outcome = await self._commit_all(writes)
             except Exception:
-                outcome = []
-                for w, _ in batch:
-                    try:
-                        outcome += await self._commit_all([w])
-                    except Exception as exc:
-                        outcome.append(exc)
+                outcome = await self._each_alone(writes)
             for (_, future), error in zip(batch, outcome, strict=True):
                 if future.done():
                     continue
@@ -212,8 +208,24 @@ class TableWriter:
             return await direct.commit(batch)
         others = [w for w in batch if not takes(w)]
         errors = dict(zip(map(id, moves), await direct.commit(moves), strict=True))
-        errors.update(zip(map(id, others), await self._commit(others), strict=True))
+        # the moves are committed now: a failure of the others must not have them written again
+        # (they would be found stale, having been written), so only the others go alone then
+        try:
+            rest = await self._commit(others)
+        except Exception:
+            rest = await self._each_alone(others)
+        errors.update(zip(map(id, others), rest, strict=True))
         return [errors[id(w)] for w in batch]
+
+    async def _each_alone(self, writes: list[TableWrite]) -> list[BaseException | None]:
+        """Each write in a transaction of its own (a batch failed as a whole): its error."""
+        outcome: list[BaseException | None] = []
+        for w in writes:
+            try:
+                outcome += await self._commit_all([w])
+            except Exception as exc:
+                outcome.append(exc)
+        return outcome
 
     async def _commit(self, batch: list[TableWrite]) -> list[BaseException | None]:
         """One transaction for ``batch``; the error of each write (a stale one), or None."""
