@@ -3,11 +3,12 @@
 A move changes one table row and adds one log row: the store's hottest write, one per move of
 every table. Through SQLAlchemy Core and its async adapters such a write, alone in its
 transaction (a room's pace: a move now and then on each table, rarely two at once), cost about
-1.3 ms of CPU on SQLite and 0.8 ms on PostgreSQL, against under 0.1 ms for the same statements
-through the driver (``bench/writes.py`` prints both). So the writes of a group commit that are
-moves and nothing else — no seat written, no deal ended, no result — are written here:
+1.3 ms of CPU on SQLite and 0.8 ms on PostgreSQL; written here, 0.25 and 0.12, the hand-off to
+a thread or the round trip included (``bench/writes.py`` prints both). So the writes of a group
+commit that are moves and nothing else — no seat written, no deal ended, no result
+(``writes.takes``) — are written here:
 
-- PostgreSQL (asyncpg, connections of its own): one statement for the whole group, the rows
+- PostgreSQL (asyncpg, a connection of its own): one statement for the whole group, the rows
   passed as arrays, the version- and fence-guarded ``UPDATE`` in a CTE and the log rows inserted
   for the tables it updated. One statement is one transaction: one round trip, all or nothing
   for each table, and a table it did not update is stale (nothing of it written).
