@@ -40,7 +40,7 @@ from sqlalchemy.engine import make_url
 
 from . import models as m
 from .encoding import json_text
-from .writes import TABLE_CHANGES, DirectWriter, StaleVersion, TableWrite
+from .writes import TABLE_CHANGES, DirectWriter, TableWrite, stale
 
 
 def direct_writer(url: str, schema: str | None = None) -> DirectWriter | None:
@@ -59,17 +59,9 @@ def direct_writer(url: str, schema: str | None = None) -> DirectWriter | None:
     return None
 
 
-def _stale(w: TableWrite) -> StaleVersion:
-    return StaleVersion(f"table {w.table.id} is no longer at v{w.expected_version}")
-
-
-def _json(value: Any) -> str:
-    # SQLAlchemy's JSON type writes None as the JSON ``null`` (``none_as_null`` off)
-    return json_text(value)
-
-
 def _row(w: TableWrite, now: datetime) -> tuple[Any, ...]:
-    """A write's values, in the order of ``_COLUMNS``; datetimes aware, JSON as text."""
+    """A write's values, in the order of ``_COLUMNS``; datetimes aware, JSON as text (None as
+    the JSON ``null`` but in ``away`` and ``timeouts``, as SQLAlchemy's columns write it)."""
     t, a = w.table, w.action
     assert a is not None
     away = {str(k): v for k, v in t.away.items()} or None
@@ -79,23 +71,23 @@ def _row(w: TableWrite, now: datetime) -> tuple[Any, ...]:
         w.expected_version,
         w.fence,
         t.status,
-        _json(t.options),
+        json_text(t.options),
         t.game_no,
         t.seed,
-        _json(t.deck),
+        json_text(t.deck),
         t.salt,
         t.version,
         t.deadline,
-        _json(t.outcome),
-        _json(t.wins),
-        _json(t.rematch_votes),
+        json_text(t.outcome),
+        json_text(t.wins),
+        json_text(t.rematch_votes),
         t.turn_seconds,
-        None if away is None else _json(away),
-        None if timeouts is None else _json(timeouts),
+        None if away is None else json_text(away),
+        None if timeouts is None else json_text(timeouts),
         now,
         a.seq,
         a.seat,
-        _json(a.action),
+        json_text(a.action),
         a.source,
         a.at or now,
         a.request,
@@ -220,7 +212,7 @@ class SqliteMoves:
         future: asyncio.Future[list[bool]] = loop.create_future()
         self._jobs.put((loop, future, rows))
         written = await future
-        return [None if ok else _stale(w) for w, ok in zip(batch, written, strict=True)]
+        return [None if ok else stale(w) for w, ok in zip(batch, written, strict=True)]
 
     async def close(self) -> None:
         thread, self._thread = self._thread, None
@@ -342,7 +334,7 @@ class PostgresMoves:
             written = {r[0] for r in found}
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise sa_exc.IntegrityError(_PG_MOVES, None, exc) from exc
-        return [None if w.table.id in written else _stale(w) for w in batch]
+        return [None if w.table.id in written else stale(w) for w in batch]
 
     async def close(self) -> None:
         conn, self._conn = self._conn, None

@@ -144,6 +144,11 @@ class StaleVersion(RuntimeError):
     is not the table's any more (another process took it over): reload and try again."""
 
 
+def stale(w: TableWrite) -> StaleVersion:
+    """The refusal of a write whose table moved on (or whose home changed) since it was read."""
+    return StaleVersion(f"table {w.table.id} is no longer at v{w.expected_version}")
+
+
 class TableWriter:
     def __init__(self, engine: AsyncEngine, direct: DirectWriter | None = None) -> None:
         self.engine = engine
@@ -201,12 +206,14 @@ class TableWriter:
         direct = self.direct
         if direct is None:
             return await self._commit(batch)
-        moves = [w for w in batch if takes(w)]
+        moves: list[TableWrite] = []
+        others: list[TableWrite] = []
+        for w in batch:
+            (moves if takes(w) else others).append(w)
         if not moves:
             return await self._commit(batch)
-        if len(moves) == len(batch):
+        if not others:
             return await direct.commit(batch)
-        others = [w for w in batch if not takes(w)]
         errors = dict(zip(map(id, moves), await direct.commit(moves), strict=True))
         # the moves are committed now: a failure of the others must not have them written again
         # (they would be found stale, having been written), so only the others go alone then
@@ -246,7 +253,7 @@ class TableWriter:
                     _UPDATE_TABLE, _table_params(t, w.expected_version, w.fence)
                 )
                 if result.rowcount != 1:
-                    out.append(StaleVersion(f"table {t.id} is no longer at v{w.expected_version}"))
+                    out.append(stale(w))
                     continue
                 out.append(None)
                 done.append(w)
