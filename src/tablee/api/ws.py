@@ -4,8 +4,12 @@ Every client message is answered (``ack``, ``welcome``, ``pong``, ``state`` or `
 input never closes the connection and never changes a table; the one exception is a ``hello``
 with a token nobody holds, which closes the connection with a reason.
 
-Each connection has a queue and a writer task: the tables layer only queues texts, so a slow
-client never holds up a table; a client too slow to drain its queue is disconnected.
+The tables layer hands a connection texts and never waits: under uvicorn's sans-I/O WebSocket
+protocol a text goes straight into the socket's transport as a frame (``Direct``), which buffers
+what the kernel does not take at once; once that buffer is full (the transport paused its writer)
+the texts queue, and the connection's writer task hands them on as the client reads. So a slow
+client never holds up a table, and a client too slow to drain its queue is disconnected. Under
+another server (the tests' client) every text goes through the ASGI ``send`` by the writer task.
 """
 
 from __future__ import annotations
@@ -60,6 +64,8 @@ router = APIRouter()
 BANNED_MESSAGE = "this player is banned from this server; ask its admins why"
 #: the longest a connection over its rate goes unread before its next frame is looked at
 MAX_REST = 1.0
+#: messages a connection handles in a row, while more are waiting, before it lets the others run
+BURST = 8
 
 
 class _Close:
@@ -86,6 +92,58 @@ class Limits:
         return limits
 
 
+class Direct:
+    """Text frames written into the transport under the ASGI ``send`` (uvicorn's sans-I/O
+    WebSocket protocol: its ``conn``, websockets' ``ServerProtocol``, and its ``transport``),
+    the same bytes its ``send`` writes for a ``websocket.send`` message. A move sends five
+    frames, and through the ASGI ``send`` each is a task's wake-up and eight awaits (Starlette's
+    checks, the exception middleware's wrapper, uvicorn's ``send``); here each is two calls."""
+
+    __slots__ = ("_conn", "_proto", "_transport")
+
+    def __init__(self, proto: Any) -> None:
+        self._proto = proto
+        self._conn = proto.conn
+        self._transport = proto.transport
+
+    @classmethod
+    def under(cls, ws: WebSocket) -> Direct | None:
+        """The direct writer of ``ws``'s connection, if the server's protocol is one this knows."""
+        proto = _protocol(ws, _is_sansio)
+        return None if proto is None else cls(proto)
+
+    def ready(self) -> bool:
+        """A frame written now goes out in order and is not buffered beyond the transport's high
+        water mark (False: it paused the writer, or the connection is closing)."""
+        proto = self._proto
+        return proto.writable.is_set() and not proto.close_sent and not proto.disconnected
+
+    async def writable(self) -> None:
+        await self._proto.writable.wait()
+
+    def backlog(self) -> int:
+        """Messages read from the client and not yet received by the app."""
+        return int(self._proto.queue.qsize())
+
+    def write(self, text: str) -> None:
+        """One text frame (raises websockets' ``InvalidState`` once the connection is closing)."""
+        conn = self._conn
+        conn.send_text(text.encode())
+        self._transport.write(b"".join(conn.data_to_send()))
+
+
+def _is_sansio(proto: Any) -> bool:
+    conn = getattr(proto, "conn", None)
+    return (
+        callable(getattr(conn, "send_text", None))
+        and callable(getattr(conn, "data_to_send", None))
+        and isinstance(getattr(proto, "writable", None), asyncio.Event)
+        and hasattr(proto, "close_sent")
+        and hasattr(proto, "disconnected")
+        and callable(getattr(getattr(proto, "transport", None), "write", None))
+    )
+
+
 class Connection:
     def __init__(
         self,
@@ -110,6 +168,11 @@ class Connection:
         self._queue: deque[str | _Close] = deque()
         #: the writer waiting for the next item (None: it has some, or is not waiting)
         self._wake: asyncio.Future[None] | None = None
+        #: the writer holds an item it has not written yet: what comes meanwhile queues behind it
+        self._holding = False
+        #: frames written into the transport at once (None: through the ASGI ``send``); set once
+        #: the connection is accepted
+        self._direct: Direct | None = None
         self._closing = False
         #: the close frame went out, or the client went away: nothing is left to cut
         self._done = False
@@ -129,6 +192,13 @@ class Connection:
 
     def send(self, text: str) -> None:
         if self._closing:
+            return
+        direct = self._direct
+        if direct is not None and not self._queue and not self._holding and direct.ready():
+            try:
+                direct.write(text)
+            except Exception:  # the client went away; the reader sees the disconnect
+                self._closing = self._done = True
             return
         if len(self._queue) >= self.limits.max_queue:
             # the backlog will never be read: the close frame goes first
@@ -232,15 +302,29 @@ class Connection:
                     await self.ws.close(code=item.code, reason=item.reason)
                 self._done = True
                 return
+            direct = self._direct
+            self._holding = True
             try:
-                await self.ws.send_text(item)
+                if direct is None:
+                    await self.ws.send_text(item)
+                else:
+                    # the transport's buffer is full: the client reads it first
+                    await direct.writable()
+                    if not direct.ready():
+                        raise ConnectionError("the connection is closing")
+                    direct.write(item)
             except Exception:  # the client went away; the reader sees the disconnect
                 self._closing = self._done = True
                 return
+            finally:
+                self._holding = False
 
     async def run(self) -> None:
         await self.ws.accept()
+        self._direct = Direct.under(self.ws)
         writer = self._writer_task = asyncio.create_task(self._writer())
+        #: messages handled since this loop last let the others run
+        burst = 0
         try:
             while not self._closing:
                 message = await self.ws.receive()
@@ -265,6 +349,17 @@ class Connection:
                     self.error(
                         ErrorCode.INTERNAL, "the server failed on this message; nothing changed"
                     )
+                # one read of the socket may hold thousands of messages, which ``receive`` then
+                # hands over without waiting: a client sending them as fast as it can must not
+                # keep the other connections from being served meanwhile
+                direct = self._direct
+                if direct is not None and direct.backlog():
+                    burst += 1
+                    if burst >= BURST:
+                        burst = 0
+                        await asyncio.sleep(0)
+                else:
+                    burst = 0
         except WebSocketDisconnect:
             pass
         finally:
@@ -456,6 +551,14 @@ def _transport(ws: WebSocket) -> asyncio.WriteTransport | None:
     """The socket's transport under the ASGI ``send`` callable, when the server is one whose
     protocol object holds it (uvicorn's do). ASGI has no way to drop a connection at once: a
     close frame waits behind the unread bytes, and closing the transport waits for them too."""
+    proto = _protocol(ws, lambda p: callable(getattr(getattr(p, "transport", None), "abort", None)))
+    # asyncio's or uvloop's
+    return None if proto is None else cast(asyncio.WriteTransport, proto.transport)
+
+
+def _protocol(ws: WebSocket, fits: Callable[[Any], bool]) -> Any:
+    """The server's protocol object under ``ws``'s ASGI ``send`` (the object its bound method
+    belongs to) if it ``fits``; None otherwise."""
     seen: set[int] = set()
     todo: list[Any] = [getattr(ws, "_send", None)]
     while todo:
@@ -463,9 +566,9 @@ def _transport(ws: WebSocket) -> asyncio.WriteTransport | None:
         if fn is None or id(fn) in seen or len(seen) > 20:
             continue
         seen.add(id(fn))
-        transport = getattr(getattr(fn, "__self__", None), "transport", None)
-        if callable(getattr(transport, "abort", None)):  # asyncio's or uvloop's
-            return cast(asyncio.WriteTransport, transport)
+        owner = getattr(fn, "__self__", None)
+        if owner is not None and fits(owner):
+            return owner
         # middlewares wrap ``send`` in closures (Starlette's exception handling does)
         for cell in getattr(fn, "__closure__", None) or ():
             with contextlib.suppress(ValueError):
