@@ -36,6 +36,11 @@ def _played(game: str, players: int, options: dict[str, Any], seed: int) -> list
     return [states, moves, ends]
 
 
+def _log(moves: list[tuple[int, Any]]) -> tuple[list[int], list[Any]]:
+    """The moves as a table keeps them: the seats, the actions (``LiveTable.move_seats``)."""
+    return [seat for seat, _ in moves], [action for _, action in moves]
+
+
 @pytest.mark.parametrize("mode", ["moves:5", "trick", "deal"])
 def test_the_shadow_is_always_behind_and_a_deal_behind_never_shows_the_deal_played(
     mode: str,
@@ -46,7 +51,7 @@ def test_the_shadow_is_always_behind_and_a_deal_behind_never_shows_the_deal_play
     delay = Delay(spectator_mode(mode))
     shown = 0
     for seq in range(len(moves) + 1):
-        delay.follow(rec, g, moves, seq)
+        delay.follow(rec, g, *_log(moves), seq)
         moment = delay.moment()
         if moment is None:
             continue
@@ -67,8 +72,8 @@ def test_the_shadow_starts_again_with_a_new_game() -> None:
     rec = _record("belote", 4, {}, 5)
     _, moves, _ = _played("belote", 4, {}, 5)
     delay = Delay(spectator_mode("moves:2"))
-    delay.follow(rec, g, moves, 10)
+    delay.follow(rec, g, *_log(moves), 10)
     assert delay.moment() is not None and delay.moment().seq == 8  # type: ignore[union-attr]
     rec.game_no = 2
-    delay.follow(rec, g, [], 0)
+    delay.follow(rec, g, [], [], 0)
     assert delay.moment() is None and delay.seq == 0

@@ -82,7 +82,7 @@ def player_move(
                 ErrorCode.STALE_VERSION,
                 f"the table is at version {rec.version}, not {version}: nothing was played",
             )
-        seat = rec.seat_of(player_id)
+        seat = live.seat_of(player_id)
         if seat is None:
             raise TableError(ErrorCode.NOT_SEATED, "you do not sit at this table")
         if rec.status == WAITING:
@@ -108,7 +108,10 @@ def move_change(
         new_state, events = game.apply(state, seat, action)
     except IllegalAction as exc:
         raise TableError.refused(exc) from None
-    new = copy_record(rec)
+    # a move replaces the record's lists and dicts that it changes and never changes one in
+    # place: the new record shares the others (the seats above all) with the one before, which
+    # spares five copies a move and the garbage collector the objects they would keep alive
+    new = _shallow(rec)
     new.version += 1
     seq = live.seq + 1
     now = utcnow()
@@ -141,7 +144,7 @@ def move_change(
     else:
         # the game is over: nothing is left to decide, a seat asked back is its person's again
         for back in [s for s, a in new.away.items() if a.get("back")]:
-            del new.away[back]
+            new.away = _without(new.away, back)
             told.append({"type": "player_back", "seat": back, "name": new.seats[back].name})
     deal_events = [e for e in events if e.get("type") == "deal_end" and "to" not in e]
     return Change(
@@ -198,7 +201,8 @@ def stand_in(
     ended a decision of theirs, none when they played), their hand-over to a robot at
     ``robot_after``; and the take-back the person asked for while the robot had this decision to
     make, which applies now that it is made (in the same commit as the robot's move: no move of
-    that seat is lost or made twice). Returns the events to tell."""
+    that seat is lost or made twice). Returns the events to tell. ``new`` shares its lists and
+    dicts with ``rec`` (``move_change``): they are replaced, never changed in place."""
     held = new.seats[seat]
     if held.kind != PLAYER:
         return []
@@ -207,7 +211,7 @@ def stand_in(
     if away is not None:
         if not away.get("back"):
             return []
-        del new.away[seat]
+        new.away = _without(new.away, seat)
         set_timeouts(new, seat, 0)
         return [{"type": "player_back", "seat": seat, "name": name}]
     if source == "player":
@@ -222,7 +226,7 @@ def stand_in(
         set_timeouts(new, seat, count)
         return []
     set_timeouts(new, seat, 0)
-    new.away[seat] = {"why": TIMEOUT, "since": now.isoformat(), "back": False}
+    new.away = {**new.away, seat: {"why": TIMEOUT, "since": now.isoformat(), "back": False}}
     return [{"type": "handed_to_robot", "seat": seat, "name": name, "timeouts": count}]
 
 
@@ -267,14 +271,23 @@ def away_news(old: TableRecord, new: TableRecord) -> list[Event]:
 
 
 def set_timeouts(rec: TableRecord, seat: int, count: int) -> None:
-    if len(rec.timeouts) < rec.players:
-        rec.timeouts = [*rec.timeouts, *[0] * (rec.players - len(rec.timeouts))]
-    rec.timeouts[seat] = count
+    # a new list, or none when the count is already that (a player's move, nearly every one): a
+    # move's record shares its list with the record before it (``move_change``)
+    timeouts = rec.timeouts
+    if len(timeouts) >= rec.players and timeouts[seat] == count:
+        return
+    timeouts = [*timeouts, *[0] * (rec.players - len(timeouts))]
+    timeouts[seat] = count
+    rec.timeouts = timeouts
+
+
+def _without(away: dict[int, dict[str, Any]], seat: int) -> dict[int, dict[str, Any]]:
+    return {s: a for s, a in away.items() if s != seat}
 
 
 def copy_record(rec: TableRecord) -> TableRecord:
-    # shallow copies, then new lists for what edits change in place: made on every move, and
-    # ``dataclasses.replace`` re-runs ``__init__`` (several times slower)
+    # shallow copies, then new lists for what edits change in place (``dataclasses.replace``
+    # re-runs ``__init__``, several times slower)
     new = _shallow(rec)
     new.seats = [_shallow(s) for s in rec.seats]
     new.wins = list(rec.wins)
@@ -286,7 +299,7 @@ def copy_record(rec: TableRecord) -> TableRecord:
 
 def _shallow(obj: _T) -> _T:
     """``copy.copy`` of a plain dataclass without its ``__reduce_ex__`` round trip, which costs
-    several times more (five copies a move)."""
+    several times more (a copy a move)."""
     new: _T = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__)
     return new

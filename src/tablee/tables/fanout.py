@@ -120,7 +120,7 @@ class FanOut:
 
     def seat_of(self, live: LiveTable, sub: Subscriber) -> int | None:
         pid = sub.player_id
-        return None if pid is None else live.rec.seat_of(pid)
+        return None if pid is None else live.seat_of(pid)
 
     def tell(self, live: LiveTable, events: list[Event], exclude: Subscriber | None = None) -> None:
         """Every subscriber's state after a change, with the change's ``events``; and, at the
@@ -130,7 +130,7 @@ class FanOut:
             return
         live.shown = max(live.shown, live.rec.version)
         parts: dict[int | None, str] = {}
-        seat_of = live.rec.seat_of
+        seat_of = live.seat_of
         seats = [
             (sub, None if (pid := sub.player_id) is None else seat_of(pid))
             for sub in live.subscribers
@@ -289,7 +289,7 @@ class FanOut:
         if not isinstance(delay, Delay) or delay.mode != mode:
             delay = live.delay = Delay(mode)
         before = delay.seq if delay.game_no == rec.game_no else -1
-        delay.follow(rec, game, live.moves, live.seq)
+        delay.follow(rec, game, live.move_seats, live.move_actions, live.seq)
         moved = delay.seq != before
         over = rec.status == FINISHED
         moment = Moment(live.seq, live.state) if over else delay.moment()
@@ -435,7 +435,7 @@ def _watchers(live: LiveTable | None) -> dict[str, Any]:
         pid = sub.player_id
         if pid is None:
             anonymous += 1
-        elif live.rec.seat_of(pid) is None:
+        elif live.seat_of(pid) is None:
             name = getattr(getattr(sub, "player", None), "name", None)
             names[pid] = str(name) if name else f"#{pid}"
     return {"count": len(names) + anonymous, "names": sorted(names.values(), key=str.casefold)}

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from tablee.engine import Action, Event, Game
 from tablee.protocol import ErrorCode
 
-from .records import PLAYING, LoggedAction, TableRecord
+from .records import PLAYER, PLAYING, LoggedAction, SeatRecord, TableRecord
 
 #: the answers to players' moves a table remembers (their idempotency keys): a re-sent ``act`` is
 #: a retry of one of the last moves, never of a move this far back
@@ -35,6 +35,14 @@ Answer = int | tuple[ErrorCode, str]
 _INFO_FIELDS = attrgetter(
     *(f.name for f in dataclasses.fields(TableRecord) if f.name not in ("version", "deadline"))
 )
+
+#: the legal actions kept for a seat that has none (most seats, most of the time): one list for
+#: all, rather than an empty list per seat and state that lives as long as its state
+_NO_ACTIONS: list[Action] = []
+
+#: what ``json.dumps(..., sort_keys=True)`` encodes with, made once: ``dumps`` builds a new
+#: encoder on every call given any option (the same text, a third of the cost of a key)
+_KEY_ENCODER = json.JSONEncoder(sort_keys=True)
 
 
 def request_key(
@@ -50,7 +58,7 @@ def request_key(
     if message_id is None:
         return None
     # json, not orjson: an id may hold an integer beyond 64 bits
-    text = json.dumps([player_id, message_id, action, version], sort_keys=True)
+    text = _KEY_ENCODER.encode([player_id, message_id, action, version])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -98,9 +106,12 @@ class LiveTable:
         #: the current game's events, as its moves told them (rebuilt from the log when the table
         #: is loaded): a confirmé robot reads the current deal's, as its seat saw them
         self.history: list[Event] = []
-        #: the current game's log, (seat, action) per move (rebuilt with ``history``): what a
-        #: delayed spectator's shadow game replays (``spectators.py``)
-        self.moves: list[tuple[int, Action]] = []
+        #: the current game's log, each move's seat and action (rebuilt with ``history``): what a
+        #: delayed spectator's shadow game replays (``spectators.py``). Two lists, not one of
+        #: pairs: a pair holding an action is tracked by the garbage collector for as long as the
+        #: game lasts, one object more a move
+        self.move_seats: list[int] = []
+        self.move_actions: list[Action] = []
         #: that shadow game, while the table has spectators and delays them
         self.delay: Any = None
         #: the table's ``info`` as the last change told it (``fanout.info_key``): a change
@@ -110,6 +121,10 @@ class LiveTable:
         #: record but its version and deadline, the subscribers, their presence): the next
         #: change builds it again to see; else it is known to be the one told
         self.info_dirty = True
+        #: the record's fields ``info`` is made of (``_INFO_FIELDS``) as ``advance`` last read
+        #: them: a new record is compared with these, the older record not read again (cold by
+        #: then, it was most of the comparison's cost)
+        self._info_fields = _INFO_FIELDS(rec)
         #: what else ``info`` was built from then (``fanout.tell``): the players connected
         #: through other processes, and the watchers without a seat (id, name)
         self.info_remote: frozenset[int] | None = None
@@ -128,6 +143,9 @@ class LiveTable:
         self._legal: dict[int, list[Action]] = {}
         #: the first answer to each recent move by its idempotency key (``request_key``)
         self.requests: OrderedDict[str, Answer] = OrderedDict()
+        #: each seated person's seat (``seat_of``), and the seats it was read from
+        self._seated: dict[int | None, int] = {}
+        self._seated_from: list[SeatRecord] | None = None
 
     def remember(self, key: str | None, answer: Answer) -> None:
         if key is None or key in self.requests:
@@ -142,12 +160,31 @@ class LiveTable:
             self.remember(row.request, row.version)
 
     def log_rows(self, rows: list[LoggedAction]) -> None:
-        """Logged moves of the current game, after those already held (``moves``)."""
-        self.moves.extend((row.seat, row.action) for row in rows)
+        """Logged moves of the current game, after those already held (``move_seats``)."""
+        for row in rows:
+            self.log_move(row.seat, row.action)
+
+    def log_move(self, seat: int, action: Action) -> None:
+        self.move_seats.append(seat)
+        self.move_actions.append(action)
 
     @property
     def id(self) -> int:
         return self.rec.id
+
+    def seat_of(self, player_id: int) -> int | None:
+        """``rec.seat_of``, which a move asks for several times (its checks, each subscriber's
+        state): read once for the record's seats. A move's record shares them with the record
+        before it and an edit's has new ones: a table's record never has its seats changed in
+        place."""
+        seats = self.rec.seats
+        if seats is not self._seated_from:
+            self._seated = {}
+            for s in seats:
+                if s.kind == PLAYER:
+                    self._seated.setdefault(s.player_id, s.seat)
+            self._seated_from = seats
+        return self._seated.get(player_id)
 
     def to_act(self) -> tuple[int, ...]:
         """The seats the table waits on: none unless a game is being played."""
@@ -171,7 +208,7 @@ class LiveTable:
             self._forget()
         found = self._legal.get(seat)
         if found is None:
-            found = self._legal[seat] = self.game.legal_actions(self.state, seat)
+            found = self._legal[seat] = self.game.legal_actions(self.state, seat) or _NO_ACTIONS
         return found
 
     def advance(
@@ -186,9 +223,13 @@ class LiveTable:
         (or none) starts its ``history`` afresh."""
         if state is None or self.state is None or rec.game_no != self.rec.game_no:
             self.history = []
-            self.moves = []
-        if rec is not self.rec and _INFO_FIELDS(rec) != _INFO_FIELDS(self.rec):
-            self.info_dirty = True
+            self.move_seats = []
+            self.move_actions = []
+        if rec is not self.rec:
+            fields = _INFO_FIELDS(rec)
+            if fields != self._info_fields:
+                self.info_dirty = True
+            self._info_fields = fields
         self.rec, self.seq = rec, seq
         if state is not self.state:
             self.state = state

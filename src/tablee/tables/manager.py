@@ -560,7 +560,7 @@ class TableManager:
             raise unknown_table(live.id)
         key = request_key(player_id, request_id, action, version)
         decision = player_move(player_id, action, key, version)
-        with log_context(live.id, live.rec.seat_of(player_id)):
+        with log_context(live.id, live.seat_of(player_id)):
             try:
                 return await self.pipeline.commit(
                     live, decision, on_accepted=on_accepted, started=started

@@ -135,7 +135,7 @@ class Pipeline:
             if change.move is not None:
                 live.remember(change.move.request, change.rec.version)
                 live.history += change.events
-                live.moves.append((change.move.seat, change.move.action))
+                live.log_move(change.move.seat, change.move.action)
                 self._moved(live, change, time.perf_counter() - started)
             if on_accepted is not None:
                 on_accepted()

@@ -162,6 +162,8 @@ class Scheduler:
         table waits — no timer, no robot — until one of them comes back (a subscription, here or
         on another process, rearms it)."""
         rec = live.rec
+        if not rec.away:
+            return False  # nobody has a robot playing for them (nearly every move)
         people = [s for s in rec.seats if s.kind == PLAYER]
         if not people or any(s.seat not in rec.away for s in people):
             return False
@@ -171,11 +173,13 @@ class Scheduler:
         )
 
     def bot_seats(self, live: LiveTable) -> list[int]:
-        if live.rec.status != PLAYING or self.paused(live):
-            return []
-        # a robot's own seats, and those it plays for their person (``TableRecord.away``)
         rec = live.rec
-        return [s for s in live.to_act() if rec.seats[s].kind == BOT or s in rec.away]
+        if rec.status != PLAYING:
+            return []
+        # a robot's own seats, and those it plays for their person (``TableRecord.away``); the
+        # pause looked at only when there are some (after a person's move, mostly none)
+        seats = [s for s in live.to_act() if rec.seats[s].kind == BOT or s in rec.away]
+        return [] if seats and self.paused(live) else seats
 
     def schedule_bot(self, live: LiveTable) -> None:
         if (

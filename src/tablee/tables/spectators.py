@@ -14,9 +14,10 @@ deal), a spectator sees the deal as it was dealt, without a hand, and none of th
 played is told with the hands of its moment, never before them (the hands of a moment and the
 cards played since are the hands of now). Once the game is over, the end with every hand.
 
-The delayed game is a shadow: the current game's log (``LiveTable.moves``) replayed by the game
-one move at a time as the table moves on, keeping only the states it may still show. It belongs
-to the table's spectators alone: the players' states are built as before, whoever watches.
+The delayed game is a shadow: the current game's log (``LiveTable.move_seats`` and
+``move_actions``) replayed by the game one move at a time as the table moves on, keeping only the
+states it may still show. It belongs to the table's spectators alone: the players' states are
+built as before, whoever watches.
 """
 
 from __future__ import annotations
@@ -59,9 +60,15 @@ class Delay:
     shown: int = 0
 
     def follow(
-        self, rec: TableRecord, game: Game, moves: list[tuple[int, dict[str, Any]]], seq: int
+        self,
+        rec: TableRecord,
+        game: Game,
+        seats: list[int],
+        actions: list[dict[str, Any]],
+        seq: int,
     ) -> None:
-        """Brings the shadow to the table's ``seq`` moves of game ``rec.game_no``."""
+        """Brings the shadow to the table's ``seq`` moves of game ``rec.game_no`` (each move's
+        seat and action, ``LiveTable.move_seats`` and ``move_actions``)."""
         if self.game_no != rec.game_no or seq < self.seq or self.state is None:
             self.game_no = rec.game_no
             self.state = game.new(rec.players, rec.options, seed=rec.seed, deck=rec.deck)
@@ -71,10 +78,9 @@ class Delay:
             self.marks = deque(maxlen=2)
             self.pending = {}
             self.shown = 0
-        while self.seq < seq and self.seq < len(moves):
-            seat, action = moves[self.seq]
+        while self.seq < seq and self.seq < len(seats):
             before = self.state
-            self.state, events = game.apply(before, seat, action)
+            self.state, events = game.apply(before, seats[self.seq], actions[self.seq])
             self.seq += 1
             types = {e.get("type") for e in events if "to" not in e}
             self.pending[self.seq] = visible_events(events, None)
