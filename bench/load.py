@@ -81,6 +81,10 @@ class Stats:
     memory: dict[str, int] = field(default_factory=dict)
     #: the servers' resident memory before the clients connected (MiB)
     rss_before: int = 0
+    #: each seat's seconds from its connection to its subscription's state
+    subscribed: list[float] = field(default_factory=list)
+    #: the measured window (``time.monotonic()``)
+    window: tuple[float, float] = (0.0, 0.0)
     connections: int = 0
 
 
@@ -211,6 +215,7 @@ async def player(
         ws = await websockets.connect(
             seat.uri or uri, max_size=None, ping_interval=None, compression=None, open_timeout=120
         )
+    connected = time.monotonic()
     try:
         await ws.send(json.dumps(seat.hello))
         await ws.send(json.dumps({"type": "subscribe", "table": seat.table, "id": 0}))
@@ -219,6 +224,7 @@ async def player(
         # one to play from (no sync)
         while json.loads(first := await ws.recv())["type"] != "state":
             pass
+        stats.subscribed.append(time.monotonic() - connected)
         ready.set()
         await go.wait()
         measure_from, stop_at = window["measure_from"], window["stop_at"]
@@ -273,6 +279,10 @@ async def player(
             elif kind == "error":
                 stats.errors[msg["code"]] += 1
                 pending = None
+    except websockets.ConnectionClosed as exc:
+        # counted, and the run goes on without this seat (a seat not ready yet is let go)
+        stats.errors[f"closed {exc.rcvd.code if exc.rcvd else 'without a close frame'}"] += 1
+        ready.set()
     finally:
         await ws.close()
 
@@ -395,11 +405,17 @@ async def drive(
     go.set()
     await asyncio.sleep(warmup)
     cpu0 = server.cpu()
+    measured_from = time.monotonic()
     await asyncio.sleep(seconds)
     server_cpu = server.cpu() - cpu0
+    measured_to = time.monotonic()
     memory = server.status()
     total = Stats(
-        server_cpu=server_cpu, memory=memory, rss_before=rss_before, connections=len(seats)
+        server_cpu=server_cpu,
+        memory=memory,
+        rss_before=rss_before,
+        connections=len(seats),
+        window=(measured_from, measured_to),
     )
     for _ in workers:
         part: Stats = await loop.run_in_executor(None, results.get)
@@ -410,6 +426,7 @@ async def drive(
         total.frame_bytes += part.frame_bytes
         total.games += part.games
         total.client_cpu += part.client_cpu
+        total.subscribed += part.subscribed
     for w in workers:
         w.join()
     return total
@@ -510,6 +527,22 @@ async def robot_moves(base: str, tables: list[int]) -> int:
         return total
 
 
+def gc_pauses(path: str, window: tuple[float, float]) -> str:
+    """The server's collector passes in the measured window (``bench/gc_serve.py``'s file)."""
+    by_gen: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    for line in Path(path).read_text().splitlines():
+        at, gen, ms, _collected = line.split()
+        if window[0] <= float(at) <= window[1]:
+            by_gen[int(gen)].append(float(ms))
+    seconds = window[1] - window[0]
+    parts = [
+        f"gen {g}: {len(ms)} passes, {sum(ms):.0f} ms, longest {max(ms, default=0):.1f} ms"
+        for g, ms in by_gen.items()
+    ]
+    spent = sum(sum(ms) for ms in by_gen.values()) / 10 / seconds
+    return f"  collector in the window: {'; '.join(parts)} ({spent:.1f} % of the time)"
+
+
 def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
     lat = sorted(stats.latencies)
 
@@ -534,6 +567,7 @@ def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]
         "frame bytes": stats.frame_bytes // max(1, stats.frames),
         "games": stats.games,
         "errors": dict(stats.errors),
+        "subscribed": sorted(stats.subscribed),
     }
 
 
@@ -557,6 +591,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             run = [sys.executable, "-m", "tablee"]
             if args.profile:
                 run = [sys.executable, str(ROOT / "bench" / "profiled_serve.py"), args.profile]
+            elif args.gc_pauses:
+                run = [sys.executable, str(ROOT / "bench" / "gc_serve.py"), args.gc_pauses]
             serve = [*run, "serve", "--database-url", url]
             cores = os.cpu_count() or 1
             servers = Servers(
@@ -603,6 +639,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 rows.append(row)
             finally:
                 servers.stop()
+            if args.gc_pauses:
+                print(gc_pauses(args.gc_pauses, stats.window), flush=True)
     if args.no_bare:
         return rows
     size = rows[0]["frame bytes"]
@@ -662,6 +700,11 @@ def main() -> None:
         help="paced mode: each table moves about once every PACE seconds (0: closed loop)",
     )
     p.add_argument("--profile", default=None, help="cProfile the tablée server into this file")
+    p.add_argument(
+        "--gc-pauses",
+        default=None,
+        help="time the tablée server's garbage collector passes into this file (one process)",
+    )
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
     p.add_argument("--pin", action="store_true", help="each server process on a core of its own")
     p.add_argument(
@@ -707,6 +750,13 @@ def main() -> None:
             print(
                 "  " + "  ".join(f"{_fmt(r[c]):>12}" for c in cols),
                 f"games={r['games']} errors={r['errors']}",
+                "subscribed in p50 {:.2f} s, max {:.2f} s".format(
+                    *(
+                        (r["subscribed"][len(r["subscribed"]) // 2], r["subscribed"][-1])
+                        if r["subscribed"]
+                        else (float("nan"), float("nan"))
+                    )
+                ),
                 f"robot moves/s={_fmt(r['robot moves/s'])}" if "robot moves/s" in r else "",
             )
         if len(rows) < 2:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 from typing import Any
 
 
@@ -73,30 +72,23 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-#: the garbage collector's thresholds in a server process (young, middle, old). The young
-#: generation's count is the objects made less the objects freed, old ones included: under a
-#: room's pace a move makes about as many objects as it frees (the table's new state, its old
-#: one), so the count creeps up and, at 10,000, a young collection came every second or so over
-#: the whole working set of states made since (100,000 objects at 1,000 tables: 35 to 75 ms each,
-#: bench/load.py --pace 1). At 1,000 it comes ten times as often and is about ten times as small;
-#: the middle one still comes about as often as before (every 100 young ones), and the full one,
-#: which walks every object of the process (400 ms at 4,000 sockets), ten times less often: what
-#: it frees is the few cycles that reference counts leave (a few hundred objects a pass).
-GC_THRESHOLDS = (1_000, 100, 100)
-
-
 def _server_class() -> Any:
     import uvicorn
 
+    from tablee.api.heap import HeapKeeper
+
     class Server(uvicorn.Server):
+        def __init__(self, config: Any) -> None:
+            super().__init__(config)
+            self.heap = HeapKeeper()
+
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
-            # what is there once the app is up (the modules, the tables loaded) lives as long as
-            # the process and is most of the heap: kept out of the garbage collector's full
-            # passes
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(*GC_THRESHOLDS)
+            self.heap.start()
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            self.heap.stop()
+            await super().shutdown(sockets)
 
     return Server
 
