@@ -393,7 +393,7 @@ class Connection:
         live = None if table_id is None else self.manager.cached(table_id)
         if live is None or self.player is None:
             return None
-        return live.rec.seat_of(self.player.id)
+        return live.seat_of(self.player.id)
 
     def _ack(self, mid: Any) -> None:
         self.send(ack_text(mid))
