@@ -5,13 +5,22 @@ frozen objects is not kept for ever."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import os
+import subprocess
+import sys
+import time
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
+import httpx
 import pytest
 
 from tablee.api.heap import HeapKeeper
+from tablee.api.ops import Ops
+from tests.serverkit import free_port
 
 
 class Node:
@@ -67,3 +76,43 @@ async def test_the_keeper_freezes_on_its_beat_and_sweeps_on_its_own(collector: N
     sweeps = keeper.sweeps
     await asyncio.sleep(0.05)
     assert keeper.sweeps == sweeps, "the keeper went on after it was stopped"
+
+
+def test_the_sweeps_and_the_frozen_heap_are_in_the_metrics(collector: None) -> None:
+    ops = Ops()
+    assert b"tablee_heap_sweeps" not in ops.metrics_text()  # no keeper: not a server process
+    ops.heap = HeapKeeper()
+    ops.heap.sweep()
+    text = ops.metrics_text().decode()
+    assert "tablee_heap_sweeps_total 1.0" in text
+    frozen = next(
+        line for line in text.splitlines() if line.startswith("tablee_heap_frozen_objects ")
+    )
+    assert float(frozen.split()[1]) == gc.get_freeze_count() > 0
+    assert f"tablee_heap_last_sweep_seconds {ops.heap.last_seconds}" in text
+
+
+def test_tablee_serve_keeps_its_heap_frozen(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "TABLEE_ADMIN_TOKEN": "heap-test-admin-token-0123456789"}
+    url = f"sqlite+aiosqlite:///{tmp_path}/tablee.db"
+    args = [sys.executable, "-m", "tablee", "serve", "--port", str(port), "--database-url", url]
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/healthz").status_code == 200:
+                    break
+            assert proc.poll() is None, "the server exited"
+            time.sleep(0.05)
+        auth = {"Authorization": f"Bearer {env['TABLEE_ADMIN_TOKEN']}"}
+        text = httpx.get(f"{base}/metrics", headers=auth).text
+        frozen = next(
+            line for line in text.splitlines() if line.startswith("tablee_heap_frozen_objects ")
+        )
+        assert float(frozen.split()[1]) > 10_000  # the modules, the app: the heap at start-up
+        assert "tablee_heap_sweeps_total 0.0" in text
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -68,7 +68,10 @@ def serve(args: argparse.Namespace) -> int:
     settings = Settings(**overrides)
     configure_logging(settings.log_level, settings.log_format)
     # log_config=None: uvicorn's own lines go through the handler configured above
-    _server_class()(uvicorn_config(create_app(settings), settings, log_config=None)).run()
+    app = create_app(settings)
+    server = _server_class()(uvicorn_config(app, settings, log_config=None))
+    app.state.ops.heap = server.heap  # its sweeps in /metrics
+    server.run()
     return 0
 
 

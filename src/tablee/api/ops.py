@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections import Counter as Tally
 from collections.abc import Iterable, Iterator
@@ -30,6 +31,7 @@ from .security import require_metrics_token
 if TYPE_CHECKING:
     from tablee.tables import LiveTable, TableManager
 
+    from .heap import HeapKeeper
     from .ws import Connection
 
 log = logging.getLogger("tablee.ops")
@@ -77,6 +79,8 @@ class Ops:
         self.sockets: set[Connection] = set()
         self._move_metrics: dict[tuple[str, str], tuple[Any, Any]] = {}
         self.manager: TableManager | None = None
+        #: the server process's garbage collector keeper (``tablee serve`` sets it)
+        self.heap: HeapKeeper | None = None
         self.registry.register(_Live(self))
 
     def attach(self, manager: TableManager) -> None:
@@ -201,6 +205,23 @@ class _Live(Collector):
             "Players with at least one open WebSocket connection",
             value=len(players),
         )
+        heap = self.ops.heap
+        if heap is not None:
+            yield GaugeMetricFamily(
+                "tablee_heap_frozen_objects",
+                "Objects the garbage collector's passes leave out until the next sweep",
+                value=gc.get_freeze_count(),
+            )
+            yield CounterMetricFamily(
+                "tablee_heap_sweeps",
+                "Collections of the whole heap, frozen objects included",
+                value=heap.sweeps,
+            )
+            yield GaugeMetricFamily(
+                "tablee_heap_last_sweep_seconds",
+                "How long the last sweep of the whole heap held the process",
+                value=heap.last_seconds,
+            )
 
 
 def get_ops(request: Request) -> Ops:
