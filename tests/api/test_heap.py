@@ -57,7 +57,7 @@ def test_a_sweep_collects_the_cycles_a_freeze_kept_from_the_collector(collector:
 
 
 async def test_the_keeper_freezes_on_its_beat_and_sweeps_on_its_own(collector: None) -> None:
-    keeper = HeapKeeper(freeze=0.01, sweep=0.25)
+    keeper = HeapKeeper(freeze=0.01, sweep=0.25, soonest=0.0, growth=1000.0)
     keeper.start()
     try:
         frozen = gc.get_freeze_count()
@@ -67,7 +67,7 @@ async def test_the_keeper_freezes_on_its_beat_and_sweeps_on_its_own(collector: N
         # what the passes would have walked is out of their reach now
         assert gc.get_freeze_count() >= frozen + len(kept)
         assert len(gc.get_objects(generation=0)) + len(gc.get_objects(generation=1)) < young
-        assert keeper.sweeps == 0
+        assert keeper.sweeps == 0, "swept before its time, with the heap hardly grown"
         alive = _cycle()  # frozen with its cycle at the next beat, until a sweep
         await asyncio.sleep(0.4)
         assert keeper.sweeps >= 1 and alive() is None
@@ -76,6 +76,23 @@ async def test_the_keeper_freezes_on_its_beat_and_sweeps_on_its_own(collector: N
     sweeps = keeper.sweeps
     await asyncio.sleep(0.05)
     assert keeper.sweeps == sweeps, "the keeper went on after it was stopped"
+
+
+async def test_a_heap_grown_by_a_quarter_is_swept_but_not_sooner_than_said(
+    collector: None,
+) -> None:
+    keeper = HeapKeeper(freeze=0.01, sweep=3600.0, soonest=0.2)
+    keeper.start()
+    try:
+        kept = [[i] for i in range(gc.get_freeze_count())]  # the heap doubles
+        await asyncio.sleep(0.1)
+        assert keeper.sweeps == 0, "swept sooner than the least time between sweeps"
+        await asyncio.sleep(0.3)
+        assert keeper.sweeps == 1
+        await asyncio.sleep(0.3)  # grown no more since: not swept again
+        assert keeper.sweeps == 1 and len(kept) > 0
+    finally:
+        keeper.stop()
 
 
 def test_the_sweeps_and_the_frozen_heap_are_in_the_metrics(collector: None) -> None:

@@ -1,5 +1,5 @@
 """The garbage collector of a server process: the heap frozen ten times a second, swept whole
-every ten minutes.
+when it grew by a quarter (and every hour at the latest).
 
 Why. Under a room's pace a move makes about as many objects as it frees (the table's new state,
 its old one), so the collector's young count, which is objects made less objects freed, hardly
@@ -13,9 +13,12 @@ So every ``FREEZE_SECONDS`` everything the collector tracks is moved to its perm
 (``gc.freeze``, a splice of lists: no walk), and a pass walks at most what was made since. An
 object frozen is still freed by its reference count as soon as nothing holds it; what the freeze
 keeps from the collector is cyclic garbage whose objects were alive at a freeze (a socket's
-objects when it closes, mostly): every ``SWEEP_SECONDS`` the heap is unfrozen and collected
-whole once (a pass over every object, hundreds of milliseconds at thousands of sockets, logged),
-then frozen again.
+objects when it closes, mostly). That garbage stays among the frozen objects, so the heap is
+unfrozen and collected whole (a pass over every object: hundreds of milliseconds at thousands of
+sockets, logged and in ``/metrics``), then frozen again, when the frozen objects are a quarter
+more than after the last sweep — CPython's own rule for its full collections — but a minute
+after it at the soonest (a crowd connecting at once is not swept at every step), and an hour
+after it at the latest. A steady room sweeps once an hour; a growing one as it grows.
 """
 
 from __future__ import annotations
@@ -29,25 +32,40 @@ log = logging.getLogger("tablee.heap")
 
 #: how often the heap is frozen: a pass walks at most the objects made within this time
 FREEZE_SECONDS = 0.1
-#: how often the whole heap is collected (the cyclic garbage among frozen objects)
-SWEEP_SECONDS = 600.0
+#: the heap is collected whole when its frozen objects grew by this much since the last sweep
+SWEEP_GROWTH = 1.25
+#: but not sooner than this after it
+SWEEP_MIN_SECONDS = 60.0
+#: and at the latest this long after it
+SWEEP_SECONDS = 3600.0
 #: the collector's thresholds (young, middle, old) between freezes
 THRESHOLDS = (1_000, 100, 100)
 
 
 class HeapKeeper:
-    """Freezes the heap every ``freeze`` seconds and sweeps it every ``sweep`` seconds, on the
-    running event loop, until ``stop``."""
+    """Freezes the heap every ``freeze`` seconds and sweeps it when it grew by ``growth`` (not
+    sooner than ``soonest`` seconds after the last sweep) or ``sweep`` seconds after the last
+    sweep, on the running event loop, until ``stop``."""
 
-    def __init__(self, freeze: float = FREEZE_SECONDS, sweep: float = SWEEP_SECONDS) -> None:
+    def __init__(
+        self,
+        freeze: float = FREEZE_SECONDS,
+        sweep: float = SWEEP_SECONDS,
+        growth: float = SWEEP_GROWTH,
+        soonest: float = SWEEP_MIN_SECONDS,
+    ) -> None:
         self.freeze_every = freeze
         self.sweep_every = sweep
+        self.growth = growth
+        self.soonest = soonest
         self.sweeps = 0
         #: objects the last sweep collected, and its seconds
         self.last_collected = 0
         self.last_seconds = 0.0
         self._handle: asyncio.TimerHandle | None = None
         self._swept_at = 0.0
+        #: the frozen objects just after the last sweep (or the start)
+        self._swept_size = 0
 
     def start(self) -> None:
         """From the event loop, once the app is up: what there is now lives as long as the
@@ -56,6 +74,7 @@ class HeapKeeper:
         gc.freeze()
         gc.set_threshold(*THRESHOLDS)
         self._swept_at = time.monotonic()
+        self._swept_size = gc.get_freeze_count()
         self._schedule()
 
     def stop(self) -> None:
@@ -67,10 +86,12 @@ class HeapKeeper:
         self._handle = asyncio.get_running_loop().call_later(self.freeze_every, self._tick)
 
     def _tick(self) -> None:
-        if time.monotonic() - self._swept_at >= self.sweep_every:
+        gc.freeze()
+        since = time.monotonic() - self._swept_at
+        if since >= self.sweep_every or (
+            since >= self.soonest and gc.get_freeze_count() > self._swept_size * self.growth
+        ):
             self.sweep()
-        else:
-            gc.freeze()
         self._schedule()
 
     def sweep(self) -> int:
@@ -84,6 +105,7 @@ class HeapKeeper:
         self.last_collected = collected
         self.sweeps += 1
         self._swept_at = time.monotonic()
+        self._swept_size = gc.get_freeze_count()
         log.info(
             "heap swept: %d objects collected in %.0f ms, %d kept",
             collected,
