@@ -528,19 +528,27 @@ async def robot_moves(base: str, tables: list[int]) -> int:
 
 
 def gc_pauses(path: str, window: tuple[float, float]) -> str:
-    """The server's collector passes in the measured window (``bench/gc_serve.py``'s file)."""
+    """The server's collector passes in the measured window (``bench/gc_serve.py``'s file), and
+    the whole heap's collections (``api/heap.py``'s sweeps) wherever they fell in the run."""
     by_gen: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    sweeps: list[float] = []
     for line in Path(path).read_text().splitlines():
         at, gen, ms, _collected = line.split()
         if window[0] <= float(at) <= window[1]:
             by_gen[int(gen)].append(float(ms))
+        if gen == "2" and float(ms) >= 20:
+            sweeps.append(float(ms))
     seconds = window[1] - window[0]
     parts = [
         f"gen {g}: {len(ms)} passes, {sum(ms):.0f} ms, longest {max(ms, default=0):.1f} ms"
         for g, ms in by_gen.items()
     ]
     spent = sum(sum(ms) for ms in by_gen.values()) / 10 / seconds
-    return f"  collector in the window: {'; '.join(parts)} ({spent:.1f} % of the time)"
+    return (
+        f"  collector in the window: {'; '.join(parts)} ({spent:.1f} % of the time)\n"
+        "  passes of the old generation over 20 ms in the whole run (sweeps): "
+        + (", ".join(f"{ms:.0f} ms" for ms in sweeps) or "none")
+    )
 
 
 def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
