@@ -65,9 +65,10 @@ class HeapKeeper:
         self.sweep_every = sweep
         self.growth = growth
         self.soonest = soonest
+        #: freezes and sweeps since the start (``/metrics``)
+        self.freezes = 0
         self.sweeps = 0
-        #: objects the last sweep collected, and its seconds
-        self.last_collected = 0
+        #: the last sweep's seconds
         self.last_seconds = 0.0
         self._handle: asyncio.TimerHandle | None = None
         self._swept_at = 0.0
@@ -81,6 +82,7 @@ class HeapKeeper:
         process (modules, settings, the tables loaded) and is frozen at once."""
         gc.collect()
         gc.freeze()
+        self.freezes += 1
         gc.set_threshold(*THRESHOLDS)
         self._swept_at = self._looked_at = time.monotonic()
         self._swept_size = sys.getallocatedblocks()
@@ -96,6 +98,7 @@ class HeapKeeper:
 
     def _tick(self) -> None:
         gc.freeze()
+        self.freezes += 1
         now = time.monotonic()
         since = now - self._swept_at
         if since >= self.sweep_every:
@@ -114,7 +117,6 @@ class HeapKeeper:
         collected = gc.collect()
         gc.freeze()
         self.last_seconds = time.perf_counter() - started
-        self.last_collected = collected
         self.sweeps += 1
         self._swept_at = self._looked_at = time.monotonic()
         self._swept_size = sys.getallocatedblocks()

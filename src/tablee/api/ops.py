@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
+import sys
 from collections import Counter as Tally
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -207,10 +207,17 @@ class _Live(Collector):
         )
         heap = self.ops.heap
         if heap is not None:
+            # the allocated blocks, not ``gc.get_freeze_count()``, which walks every frozen
+            # object (15 ms of the event loop at 1.5 million)
             yield GaugeMetricFamily(
-                "tablee_heap_frozen_objects",
-                "Objects the garbage collector's passes leave out until the next sweep",
-                value=gc.get_freeze_count(),
+                "tablee_heap_allocated_blocks",
+                "Memory blocks the interpreter holds (what the heap's growth is read from)",
+                value=sys.getallocatedblocks(),
+            )
+            yield CounterMetricFamily(
+                "tablee_heap_freezes",
+                "Times the heap was frozen (moved out of the garbage collector's passes)",
+                value=heap.freezes,
             )
             yield CounterMetricFamily(
                 "tablee_heap_sweeps",
