@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import httpx
 
-from tablee.api.ws import Connection
+from tablee.api.ws import Connection, Direct
 from tablee.settings import Settings
 from tests.api.test_ws_limits import _frame, _handshake
 from tests.serverkit import Database, ToyGame, Uvicorn
@@ -88,6 +88,9 @@ class _Transport:
     def write(self, text: str) -> None:
         self.written.append(text)
 
+    def flush(self) -> None:
+        pass
+
     def backlog(self) -> int:
         return 0
 
@@ -111,3 +114,145 @@ async def test_a_frame_sent_while_the_writer_holds_one_goes_out_after_it() -> No
         assert transport.written[-1] == "fourth" and not conn._queue
     finally:
         writer.cancel()
+
+
+class _Protocol:
+    """A stand-in for uvicorn's protocol: websockets' buffer of outgoing bytes, a transport."""
+
+    def __init__(self) -> None:
+        self.conn = self
+        self.transport = self
+        self.buffered: list[bytes] = []
+        self.writes: list[bytes] = []
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.close_sent = self.disconnected = False
+
+    def send_text(self, data: bytes) -> None:
+        self.buffered.append(b"<" + data + b">")
+
+    def data_to_send(self) -> list[bytes]:
+        out, self.buffered = self.buffered, []
+        return out
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+
+async def test_the_frames_of_one_turn_are_one_write_to_the_socket() -> None:
+    proto, other = _Protocol(), _Protocol()
+    mine, theirs = Direct(proto), Direct(other)
+    mine.write("ack")
+    mine.write("state")
+    theirs.write("state")
+    assert proto.writes == [] and other.writes == []  # framed, not written yet
+    await asyncio.sleep(0)
+    assert proto.writes == [b"<ack><state>"] and other.writes == [b"<state>"]
+    mine.write("next")
+    await asyncio.sleep(0)
+    assert proto.writes[-1] == b"<next>"
+
+
+async def test_a_write_of_the_server_itself_takes_the_buffered_frames_first() -> None:
+    proto = _Protocol()
+    direct = Direct(proto)
+    direct.write("state")
+    proto.send_text(b"ping")  # what uvicorn does for a keepalive ping: its own write, at once
+    proto.write(b"".join(proto.data_to_send()))
+    await asyncio.sleep(0)
+    assert proto.writes == [b"<state><ping>"]  # in order, and nothing written twice
+
+
+async def test_a_refused_write_marks_the_connection_gone() -> None:
+    proto = _Protocol()
+    direct = Direct(proto)
+    lost: list[bool] = []
+    direct.lost = lambda: lost.append(True)
+
+    def refuse(data: bytes) -> None:
+        raise ConnectionResetError
+
+    proto.write = refuse  # type: ignore[method-assign]
+    direct.write("state")
+    await asyncio.sleep(0)
+    assert lost == [True]
+
+
+class _Counting:
+    """A transport that keeps what was written to it, each write apart."""
+
+    def __init__(self, transport: Any) -> None:
+        self.transport = transport
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+        self.transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+def _texts(data: bytes) -> list[str]:
+    """The payloads of the unmasked text frames in ``data``."""
+    texts = []
+    while data:
+        assert data[0] == 0x81
+        size, at = data[1] & 0x7F, 2
+        if size == 126:
+            size, at = struct.unpack("!H", data[2:4])[0], 4
+        elif size == 127:
+            size, at = struct.unpack("!Q", data[2:10])[0], 10
+        texts.append(data[at : at + size].decode())
+        data = data[at + size :]
+    return texts
+
+
+async def test_a_moves_ack_and_the_movers_state_go_to_the_socket_in_one_write(
+    sqlite_db: Database, toy_game: ToyGame
+) -> None:
+    import websockets
+
+    from tests.api.test_uvicorn import _recv, _sync
+
+    with Uvicorn(sqlite_db, **OFF) as server:
+        async with httpx.AsyncClient(base_url=server.http) as http:
+            players = [
+                (await http.post("/api/players", json={"name": n})).json() for n in ("Ana", "Bo")
+            ]
+            auth = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+            tid = (
+                await http.post("/api/tables", json={"game": "toy", "players": 2}, headers=auth[0])
+            ).json()["id"]
+            assert (await http.post(f"/api/tables/{tid}/join", headers=auth[1])).is_success
+        clients = [await websockets.connect(server.ws, compression=None) for _ in players]
+        try:
+            for ws, p in zip(clients, players, strict=True):
+                await ws.send(json.dumps({"type": "hello", "token": p["token"]}))
+                await ws.send(json.dumps({"type": "subscribe", "table": tid, "id": "s"}))
+                await _recv(ws, lambda f: f.get("id") == "s")
+            state = await _sync(clients[0], tid)
+            await _sync(clients[1], tid)
+            by_player = {c.player.id: c for c in server.app.state.ops.sockets}
+            counted = []
+            for p in players:
+                direct = by_player[p["id"]]._direct
+                assert direct is not None
+                counted.append(_Counting(direct._transport))
+                direct._transport = counted[-1]
+            seat = state["to_act"][0]
+            action = (await _sync(clients[seat], tid))["legal"][0]
+            counted[seat].writes.clear()
+            act = {"type": "act", "table": tid, "action": action, "id": "m"}
+            await clients[seat].send(json.dumps(act))
+            await _recv(clients[seat], lambda f: f["type"] == "state" and f["version"] > 0)
+            await _recv(clients[1 - seat], lambda f: f["type"] == "state")
+            (mover,) = counted[seat].writes
+            ack, moved = _texts(mover)
+            assert json.loads(ack) == {"type": "ack", "id": "m"}
+            assert json.loads(moved)["type"] == "state"
+            (other,) = counted[1 - seat].writes
+            assert [json.loads(t)["type"] for t in _texts(other)] == ["state"]
+        finally:
+            for ws in clients:
+                await ws.close()

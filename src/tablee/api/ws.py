@@ -5,8 +5,9 @@ input never closes the connection and never changes a table; the one exception i
 with a token nobody holds, which closes the connection with a reason.
 
 The tables layer hands a connection texts and never waits: under uvicorn's sans-I/O WebSocket
-protocol a text goes straight into the socket's transport as a frame (``Direct``), which buffers
-what the kernel does not take at once; once that buffer is full (the transport paused its writer)
+protocol a text is framed at once and goes into the socket's transport with the other frames of
+the same turn of the event loop (``Direct``: one write a socket a turn), which buffers what the
+kernel does not take at once; once that buffer is full (the transport paused its writer)
 the texts queue, and the connection's writer task hands them on as the client reads. So a slow
 client never holds up a table, and a client too slow to drain its queue is disconnected. Under
 another server (the tests' client) every text goes through the ASGI ``send`` by the writer task.
@@ -19,6 +20,7 @@ import contextlib
 import functools
 import logging
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
@@ -97,14 +99,25 @@ class Direct:
     WebSocket protocol: its ``conn``, websockets' ``ServerProtocol``, and its ``transport``),
     the same bytes its ``send`` writes for a ``websocket.send`` message. A move sends five
     frames, and through the ASGI ``send`` each is a task's wake-up and eight awaits (Starlette's
-    checks, the exception middleware's wrapper, uvicorn's ``send``); here each is two calls."""
+    checks, the exception middleware's wrapper, uvicorn's ``send``); here each is two calls.
 
-    __slots__ = ("_conn", "_proto", "_transport")
+    A frame is framed at once (into the protocol's own outgoing buffer) and the buffer goes to
+    the transport once at the end of the event loop's turn (``Flush``): the ``ack`` of a move and
+    the mover's state are one write to the socket, not two — on loopback each write is a system
+    call that costs more than all the Python around it. Whatever writes to the transport itself
+    (uvicorn's pings, pongs and close frames) takes what is buffered first, so order is kept."""
 
-    def __init__(self, proto: Any) -> None:
+    __slots__ = ("_conn", "_flush", "_proto", "_transport", "dirty", "lost")
+
+    def __init__(self, proto: Any, flush: Flush | None = None) -> None:
         self._proto = proto
         self._conn = proto.conn
         self._transport = proto.transport
+        self._flush = flush or Flush.of(asyncio.get_running_loop())
+        #: frames are waiting in the protocol's buffer for this turn's flush
+        self.dirty = False
+        #: called when the transport refused a write (the client went away)
+        self.lost: Callable[[], None] | None = None
 
     @classmethod
     def under(cls, ws: WebSocket) -> Direct | None:
@@ -126,10 +139,55 @@ class Direct:
         return int(self._proto.queue.qsize())
 
     def write(self, text: str) -> None:
-        """One text frame (raises websockets' ``InvalidState`` once the connection is closing)."""
-        conn = self._conn
-        conn.send_text(text.encode())
-        self._transport.write(b"".join(conn.data_to_send()))
+        """One text frame, sent with this turn's others (raises websockets' ``InvalidState``
+        once the connection is closing)."""
+        self._conn.send_text(text.encode())
+        if not self.dirty:
+            self.dirty = True
+            self._flush.add(self)
+
+    def flush(self) -> None:
+        """What the protocol holds, in one write (nothing if the server's own writes took it)."""
+        self.dirty = False
+        data = self._conn.data_to_send()
+        if not data:
+            return
+        try:
+            self._transport.write(b"".join(data))
+        except Exception:
+            if self.lost is not None:
+                self.lost()
+
+
+class Flush:
+    """The connections of one event loop with frames waiting, written out by one callback at the
+    end of the turn that made them (one callback a turn, not one a connection)."""
+
+    __slots__ = ("_due", "_loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._due: list[Direct] = []
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> Flush:
+        flush = _FLUSHES.get(loop)
+        if flush is None:
+            flush = _FLUSHES[loop] = cls(loop)
+        return flush
+
+    def add(self, direct: Direct) -> None:
+        if not self._due:
+            self._loop.call_soon(self.run)
+        self._due.append(direct)
+
+    def run(self) -> None:
+        due, self._due = self._due, []
+        for direct in due:
+            direct.flush()
+
+
+_FLUSHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flush] = weakref.WeakKeyDictionary()
 
 
 def _is_sansio(proto: Any) -> bool:
@@ -206,6 +264,10 @@ class Connection:
             self.close(CloseCode.TOO_SLOW, "too slow: messages are piling up")
             return
         self._put(text)
+
+    def _lost(self) -> None:
+        """The transport refused a frame: the client went away (the reader sees the disconnect)."""
+        self._closing = self._done = True
 
     def _put(self, item: str | _Close) -> None:
         self._queue.append(item)
@@ -312,7 +374,9 @@ class Connection:
                     await direct.writable()
                     if not direct.ready():
                         raise ConnectionError("the connection is closing")
+                    # at once, not at the turn's end: the transport pauses this writer when full
                     direct.write(item)
+                    direct.flush()
             except Exception:  # the client went away; the reader sees the disconnect
                 self._closing = self._done = True
                 return
@@ -321,7 +385,9 @@ class Connection:
 
     async def run(self) -> None:
         await self.ws.accept()
-        self._direct = Direct.under(self.ws)
+        direct = self._direct = Direct.under(self.ws)
+        if direct is not None:
+            direct.lost = self._lost
         writer = self._writer_task = asyncio.create_task(self._writer())
         #: messages handled since this loop last let the others run
         burst = 0
