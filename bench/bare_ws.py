@@ -5,7 +5,9 @@ Clients say ``hello`` with their table and seat, ``subscribe``, then the seat wh
 sends ``act``: the server answers ``ack`` and sends each of the table's connections its own
 ``state`` frame (one ``json.dumps`` per seat, padded to ``--size`` bytes), the turn going round.
 
-    python bench/bare_ws.py --port 8001 --size 900
+    python bench/bare_ws.py --port 8001 --size 900 [--deflate]
+
+It is served as tablée is: without permessage-deflate unless ``--deflate``.
 """
 
 from __future__ import annotations
@@ -86,9 +88,16 @@ def main() -> None:
     p.add_argument("--port", type=int, default=8001)
     p.add_argument("--size", type=int, default=900, help="bytes per state frame")
     p.add_argument("--players", type=int, default=4)
+    p.add_argument(
+        "--deflate", action="store_true", help="permessage-deflate when offered (tablée: off)"
+    )
     args = p.parse_args()
     uvicorn.run(
-        make_app(args.size, args.players), host="127.0.0.1", port=args.port, log_level="warning"
+        make_app(args.size, args.players),
+        host="127.0.0.1",
+        port=args.port,
+        log_level="warning",
+        ws_per_message_deflate=args.deflate,
     )
 
 

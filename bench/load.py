@@ -30,6 +30,10 @@ the timer plays for, play a long
 contrée match beside the measured tables; the row adds the robots' moves/s. Compare the measured
 tables' latency with ``--robot-tables 0`` in the same session.
 
+Browsers offer permessage-deflate; ``--deflate`` makes the clients offer it too (tablée declines
+it unless ``TABLEE_WS_DEFLATE`` is set; the bare server is served the same way, ``bare_ws.py
+--deflate``, and follows ``TABLEE_WS_DEFLATE`` here).
+
 Clients and server share the machine: on a small one the clients' own CPU is part of the figures.
 """
 
@@ -98,6 +102,8 @@ class Seat:
     uri: str | None = None
     #: the server the table was made through (with several processes: its home)
     via: int = 0
+    #: the client offers permessage-deflate, as browsers do (``--deflate``)
+    deflate: bool = False
 
 
 class Proc:
@@ -213,7 +219,11 @@ async def player(
 ) -> None:
     async with connecting:
         ws = await websockets.connect(
-            seat.uri or uri, max_size=None, ping_interval=None, compression=None, open_timeout=120
+            seat.uri or uri,
+            max_size=None,
+            ping_interval=None,
+            compression="deflate" if seat.deflate else None,
+            open_timeout=120,
         )
     connected = time.monotonic()
     try:
@@ -631,6 +641,7 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 )
                 robots_before = await robot_moves(base, robots)
                 for i, seat in enumerate(seats):
+                    seat.deflate = args.deflate
                     # a proxy without affinity spreads a table's sockets; with --affinity each
                     # goes to the table's home
                     port = ports[seat.via if args.affinity else i % len(ports)]
@@ -663,13 +674,14 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             str(size),
             "--players",
             str(args.players),
+            *(["--deflate"] if _server_deflates() else []),
         ],
         port,
     )
     try:
         await bare.ready("/docs")
         seats = [
-            Seat(t, s, {"type": "hello", "table": t, "seat": s})
+            Seat(t, s, {"type": "hello", "table": t, "seat": s}, deflate=args.deflate)
             for t in range(n)
             for s in range(args.players)
         ]
@@ -679,6 +691,13 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
     finally:
         bare.stop()
     return rows
+
+
+def _server_deflates() -> bool:
+    """Whether tablée accepts permessage-deflate in this run (its setting, from the environment)."""
+    from tablee.settings import Settings
+
+    return Settings().ws_deflate
 
 
 def main() -> None:
@@ -714,6 +733,9 @@ def main() -> None:
         help="time the tablée server's garbage collector passes into this file (one process)",
     )
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
+    p.add_argument(
+        "--deflate", action="store_true", help="clients offer permessage-deflate, as browsers do"
+    )
     p.add_argument("--pin", action="store_true", help="each server process on a core of its own")
     p.add_argument(
         "--affinity",

@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     #: seconds a connection being closed (too slow, over its rate) has to take its close frame
     #: before the server cuts the connection itself
     ws_close_grace_seconds: float = Field(default=5.0, gt=0)
+    #: permessage-deflate, when a client offers it (browsers do). Off: a state is ~0.5 kB, so
+    #: compression saves a client a few hundred bytes a move, and costs the server a zlib stream
+    #: per connection (~45 KiB) and a compression per frame
+    ws_deflate: bool = False
     #: How long a bot seat "thinks" before its move is applied.
     bot_delay_seconds: float = Field(default=0.5, ge=0)
     #: Worker processes where "confirmé" robots think, shared by the tables (0: they play as

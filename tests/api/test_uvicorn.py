@@ -68,3 +68,19 @@ async def test_a_game_over_a_real_server(database: Database, toy_game: ToyGame) 
         finally:
             for ws in conns:
                 await ws.close()
+
+
+async def test_a_browsers_offer_of_permessage_deflate_is_declined_unless_configured(
+    sqlite_db: Database,
+) -> None:
+    for deflate in (False, True):
+        with Uvicorn(sqlite_db, ws_deflate=deflate) as server:
+            # the websockets client offers permessage-deflate, as browsers do
+            async with websockets.connect(server.ws) as ws:
+                assert ws.request is not None and ws.response is not None
+                offered = ws.request.headers.get("Sec-WebSocket-Extensions", "")
+                assert "permessage-deflate" in offered
+                agreed = ws.response.headers.get("Sec-WebSocket-Extensions", "")
+                assert ("permessage-deflate" in agreed) is deflate
+                await ws.send(json.dumps({"type": "ping", "id": 1}))
+                assert json.loads(await ws.recv()) == {"type": "pong", "id": 1}

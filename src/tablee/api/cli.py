@@ -107,6 +107,7 @@ def uvicorn_config(app: Any, settings: Any, **overrides: Any) -> Any:
         # frames over our limit get a ``too_large`` answer; only absurd ones are cut off here
         "ws_max_size": max(settings.max_message_bytes * 16, 1 << 20),
         "proxy_headers": True,
+        "ws_per_message_deflate": settings.ws_deflate,
     }
     values.update(overrides)
     return uvicorn.Config(app, **values)
