@@ -34,6 +34,9 @@ Browsers offer permessage-deflate; ``--deflate`` makes the clients offer it too 
 it unless ``TABLEE_WS_DEFLATE`` is set; the bare server is served the same way, ``bare_ws.py
 --deflate``, and follows ``TABLEE_WS_DEFLATE`` here).
 
+``--server-src OTHER/src`` runs the tablée servers from another tree (the main before a change),
+driven by these clients: a before and after in the same session.
+
 Clients and server share the machine: on a small one the clients' own CPU is part of the figures.
 """
 
@@ -605,6 +608,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             if args.redis_url:
                 env["TABLEE_REDIS_URL"] = args.redis_url
                 env["TABLEE_REDIS_PREFIX"] = f"bench{os.getpid()}{n}"
+            if args.server_src:
+                env["PYTHONPATH"] = args.server_src
             ports = [free_port() for _ in range(args.processes)]
             run = [sys.executable, "-m", "tablee"]
             if args.profile:
@@ -674,7 +679,7 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             str(size),
             "--players",
             str(args.players),
-            *(["--deflate"] if _server_deflates() else []),
+            *(["--deflate"] if _server_deflates(args.server_src) else []),
         ],
         port,
     )
@@ -693,11 +698,13 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
     return rows
 
 
-def _server_deflates() -> bool:
-    """Whether tablée accepts permessage-deflate in this run (its setting, from the environment)."""
-    from tablee.settings import Settings
-
-    return Settings().ws_deflate
+def _server_deflates(src: str | None) -> bool:
+    """Whether the tablée server of this run accepts permessage-deflate (its setting, from the
+    environment; a server from before the setting took uvicorn's default, yes)."""
+    ask = "from tablee.settings import Settings; print(getattr(Settings(), 'ws_deflate', True))"
+    env = {**os.environ, **({"PYTHONPATH": src} if src else {})}
+    out = subprocess.run([sys.executable, "-c", ask], env=env, capture_output=True, text=True)
+    return out.stdout.strip() == "True"
 
 
 def main() -> None:
@@ -735,6 +742,11 @@ def main() -> None:
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
     p.add_argument(
         "--deflate", action="store_true", help="clients offer permessage-deflate, as browsers do"
+    )
+    p.add_argument(
+        "--server-src",
+        default=None,
+        help="the tablée servers import the package from this folder (another tree's src/)",
     )
     p.add_argument("--pin", action="store_true", help="each server process on a core of its own")
     p.add_argument(

@@ -139,28 +139,36 @@ class _Protocol:
         self.writes.append(data)
 
 
-async def test_the_frames_of_one_turn_are_one_write_to_the_socket() -> None:
+async def test_a_held_frame_goes_out_with_the_next_one_in_one_write() -> None:
     proto, other = _Protocol(), _Protocol()
     mine, theirs = Direct(proto), Direct(other)
-    mine.write("ack")
+    mine.hold("ack")
+    assert proto.writes == []  # framed, held
     mine.write("state")
     theirs.write("state")
-    assert proto.writes == [] and other.writes == []  # framed, not written yet
-    await asyncio.sleep(0)
     assert proto.writes == [b"<ack><state>"] and other.writes == [b"<state>"]
-    mine.write("next")
     await asyncio.sleep(0)
-    assert proto.writes[-1] == b"<next>"
+    assert proto.writes == [b"<ack><state>"]  # the end of the turn finds nothing held
+
+
+async def test_a_held_frame_alone_goes_out_at_the_end_of_the_turn() -> None:
+    proto = _Protocol()
+    direct = Direct(proto)
+    direct.hold("ack")
+    direct.hold("ack 2")
+    assert proto.writes == []
+    await asyncio.sleep(0)
+    assert proto.writes == [b"<ack><ack 2>"]
 
 
 async def test_a_write_of_the_server_itself_takes_the_buffered_frames_first() -> None:
     proto = _Protocol()
     direct = Direct(proto)
-    direct.write("state")
+    direct.hold("ack")
     proto.send_text(b"ping")  # what uvicorn does for a keepalive ping: its own write, at once
     proto.write(b"".join(proto.data_to_send()))
     await asyncio.sleep(0)
-    assert proto.writes == [b"<state><ping>"]  # in order, and nothing written twice
+    assert proto.writes == [b"<ack><ping>"]  # in order, and nothing written twice
 
 
 async def test_a_refused_write_marks_the_connection_gone() -> None:
@@ -174,7 +182,6 @@ async def test_a_refused_write_marks_the_connection_gone() -> None:
 
     proto.write = refuse  # type: ignore[method-assign]
     direct.write("state")
-    await asyncio.sleep(0)
     assert lost == [True]
 
 

@@ -5,10 +5,10 @@ input never closes the connection and never changes a table; the one exception i
 with a token nobody holds, which closes the connection with a reason.
 
 The tables layer hands a connection texts and never waits: under uvicorn's sans-I/O WebSocket
-protocol a text is framed at once and goes into the socket's transport with the other frames of
-the same turn of the event loop (``Direct``: one write a socket a turn), which buffers what the
-kernel does not take at once; once that buffer is full (the transport paused its writer)
-the texts queue, and the connection's writer task hands them on as the client reads. So a slow
+protocol a text goes straight into the socket's transport as a frame (``Direct``; an ``ack``
+shares the write of the state that follows it), which buffers what the kernel does not take at
+once; once that buffer is full (the transport paused its writer) the texts queue, and the
+connection's writer task hands them on as the client reads. So a slow
 client never holds up a table, and a client too slow to drain its queue is disconnected. Under
 another server (the tests' client) every text goes through the ASGI ``send`` by the writer task.
 """
@@ -101,11 +101,13 @@ class Direct:
     frames, and through the ASGI ``send`` each is a task's wake-up and eight awaits (Starlette's
     checks, the exception middleware's wrapper, uvicorn's ``send``); here each is two calls.
 
-    A frame is framed at once (into the protocol's own outgoing buffer) and the buffer goes to
-    the transport once at the end of the event loop's turn (``Flush``): the ``ack`` of a move and
-    the mover's state are one write to the socket, not two — on loopback each write is a system
-    call that costs more than all the Python around it. Whatever writes to the transport itself
-    (uvicorn's pings, pongs and close frames) takes what is buffered first, so order is kept."""
+    An ``ack`` is framed and held (in the protocol's own outgoing buffer) for the frame that
+    follows it in the same step — the mover's state, built right after the commit — so that both
+    go to the socket in one write, not two (on loopback each write is a system call that costs
+    more than all the Python around it); held, it goes out at the end of the event loop's turn
+    at the latest (``Flush``). Every other frame is written at once, with what is held before
+    it. Whatever writes to the transport itself (uvicorn's pings, pongs and close frames) takes
+    what is held first, so order is kept."""
 
     __slots__ = ("_conn", "_flush", "_proto", "_transport", "dirty", "lost")
 
@@ -139,8 +141,13 @@ class Direct:
         return int(self._proto.queue.qsize())
 
     def write(self, text: str) -> None:
-        """One text frame, sent with this turn's others (raises websockets' ``InvalidState``
+        """One text frame, written now after those held (raises websockets' ``InvalidState``
         once the connection is closing)."""
+        self._conn.send_text(text.encode())
+        self.flush()
+
+    def hold(self, text: str) -> None:
+        """One text frame, written with the next one, or at the end of this turn."""
         self._conn.send_text(text.encode())
         if not self.dirty:
             self.dirty = True
@@ -160,8 +167,8 @@ class Direct:
 
 
 class Flush:
-    """The connections of one event loop with frames waiting, written out by one callback at the
-    end of the turn that made them (one callback a turn, not one a connection)."""
+    """The connections of one event loop with frames held, written out by one callback at the
+    end of the turn that held them (one callback a turn, not one a connection)."""
 
     __slots__ = ("_due", "_loop")
 
@@ -184,7 +191,8 @@ class Flush:
     def run(self) -> None:
         due, self._due = self._due, []
         for direct in due:
-            direct.flush()
+            if direct.dirty:  # else a frame written since took them
+                direct.flush()
 
 
 _FLUSHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flush] = weakref.WeakKeyDictionary()
@@ -248,13 +256,17 @@ class Connection:
     def player_id(self) -> int | None:
         return None if self.player is None else self.player.id
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, hold: bool = False) -> None:
+        """``hold``: the text may wait for the next one, to share its write (an ``ack``)."""
         if self._closing:
             return
         direct = self._direct
         if direct is not None and not self._queue and not self._holding and direct.ready():
             try:
-                direct.write(text)
+                if hold:
+                    direct.hold(text)
+                else:
+                    direct.write(text)
             except Exception:  # the client went away; the reader sees the disconnect
                 self._closing = self._done = True
             return
@@ -374,9 +386,7 @@ class Connection:
                     await direct.writable()
                     if not direct.ready():
                         raise ConnectionError("the connection is closing")
-                    # at once, not at the turn's end: the transport pauses this writer when full
                     direct.write(item)
-                    direct.flush()
             except Exception:  # the client went away; the reader sees the disconnect
                 self._closing = self._done = True
                 return
@@ -462,7 +472,8 @@ class Connection:
         return live.seat_of(self.player.id)
 
     def _ack(self, mid: Any) -> None:
-        self.send(ack_text(mid))
+        # a move's state follows at once: both in one write
+        self.send(ack_text(mid), hold=True)
 
     async def on_hello(self, msg: Hello) -> None:
         player = await self.queries.player_by_token(msg.token)
