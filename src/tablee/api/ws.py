@@ -472,7 +472,8 @@ class Connection:
         return live.seat_of(self.player.id)
 
     def _ack(self, mid: Any) -> None:
-        # a move's state follows at once: both in one write
+        # an act's state follows at once, in the same step: both in one write (another ack goes
+        # out with the next frame, or at the end of the turn)
         self.send(ack_text(mid), hold=True)
 
     async def on_hello(self, msg: Hello) -> None:
