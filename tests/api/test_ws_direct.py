@@ -5,10 +5,12 @@ client gets every frame, in order, whichever way each went."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import socket
 import struct
 import time
+from collections.abc import Callable
 from typing import Any, cast
 
 import httpx
@@ -30,16 +32,29 @@ def _read_exactly(s: socket.socket, n: int) -> bytes:
     return data
 
 
-def _server_text(s: socket.socket) -> str:
-    """One unmasked text frame from the server."""
-    head = _read_exactly(s, 2)
+def _text(read: Callable[[int], bytes]) -> str:
+    """One unmasked text frame from the server, its bytes taken by ``read(n)``."""
+    head = read(2)
     assert head[0] == 0x81, f"not a final text frame: {head!r}"
     size = head[1] & 0x7F
     if size == 126:
-        size = struct.unpack("!H", _read_exactly(s, 2))[0]
+        size = struct.unpack("!H", read(2))[0]
     elif size == 127:
-        size = struct.unpack("!Q", _read_exactly(s, 8))[0]
-    return _read_exactly(s, size).decode()
+        size = struct.unpack("!Q", read(8))[0]
+    return read(size).decode()
+
+
+def _server_text(s: socket.socket) -> str:
+    return _text(lambda n: _read_exactly(s, n))
+
+
+def _texts(data: bytes) -> list[str]:
+    """The texts of the frames that ``data`` holds, whole."""
+    buffer = io.BytesIO(data)
+    texts = []
+    while buffer.tell() < len(data):
+        texts.append(_text(buffer.read))
+    return texts
 
 
 def test_frames_go_straight_to_the_transport_then_queue_behind_a_full_one_in_order(
@@ -198,21 +213,6 @@ class _Counting:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.transport, name)
-
-
-def _texts(data: bytes) -> list[str]:
-    """The payloads of the unmasked text frames in ``data``."""
-    texts = []
-    while data:
-        assert data[0] == 0x81
-        size, at = data[1] & 0x7F, 2
-        if size == 126:
-            size, at = struct.unpack("!H", data[2:4])[0], 4
-        elif size == 127:
-            size, at = struct.unpack("!Q", data[2:10])[0], 10
-        texts.append(data[at : at + size].decode())
-        data = data[at + size :]
-    return texts
 
 
 async def test_a_moves_ack_and_the_movers_state_go_to_the_socket_in_one_write(

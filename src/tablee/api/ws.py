@@ -20,7 +20,6 @@ import contextlib
 import functools
 import logging
 import time
-import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
@@ -103,21 +102,21 @@ class Direct:
 
     An ``ack`` is framed and held (in the protocol's own outgoing buffer) for the frame that
     follows it in the same step — the mover's state, built right after the commit — so that both
-    go to the socket in one write, not two (on loopback each write is a system call that costs
-    more than all the Python around it); held, it goes out at the end of the event loop's turn
-    at the latest (``Flush``). Every other frame is written at once, with what is held before
-    it. Whatever writes to the transport itself (uvicorn's pings, pongs and close frames) takes
-    what is held first, so order is kept."""
+    go to the socket in one write, not two: each write is a system call, the largest single item
+    of the event loop's time under load (about a fifth of it, ``py-spy --gil``, docs/scaling.md).
+    Held, it goes out at the end of the event loop's turn at the latest. Every other frame is
+    written at once, with what is held before it. Whatever writes to the transport itself
+    (uvicorn's pings, pongs and close frames) takes what is held first, so order is kept."""
 
-    __slots__ = ("_conn", "_flush", "_proto", "_transport", "dirty", "lost")
+    __slots__ = ("_conn", "_loop", "_proto", "_transport", "held", "lost")
 
-    def __init__(self, proto: Any, flush: Flush | None = None) -> None:
+    def __init__(self, proto: Any) -> None:
         self._proto = proto
         self._conn = proto.conn
         self._transport = proto.transport
-        self._flush = flush or Flush.of(asyncio.get_running_loop())
-        #: frames are waiting in the protocol's buffer for this turn's flush
-        self.dirty = False
+        self._loop = asyncio.get_running_loop()
+        #: a frame is held in the protocol's buffer, and the end of the turn will write it
+        self.held = False
         #: called when the transport refused a write (the client went away)
         self.lost: Callable[[], None] | None = None
 
@@ -149,13 +148,17 @@ class Direct:
     def hold(self, text: str) -> None:
         """One text frame, written with the next one, or at the end of this turn."""
         self._conn.send_text(text.encode())
-        if not self.dirty:
-            self.dirty = True
-            self._flush.add(self)
+        if not self.held:
+            self.held = True
+            self._loop.call_soon(self._written_held)
+
+    def _written_held(self) -> None:
+        if self.held:  # else a frame written since took it
+            self.flush()
 
     def flush(self) -> None:
         """What the protocol holds, in one write (nothing if the server's own writes took it)."""
-        self.dirty = False
+        self.held = False
         data = self._conn.data_to_send()
         if not data:
             return
@@ -164,38 +167,6 @@ class Direct:
         except Exception:
             if self.lost is not None:
                 self.lost()
-
-
-class Flush:
-    """The connections of one event loop with frames held, written out by one callback at the
-    end of the turn that held them (one callback a turn, not one a connection)."""
-
-    __slots__ = ("_due", "_loop")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._due: list[Direct] = []
-
-    @classmethod
-    def of(cls, loop: asyncio.AbstractEventLoop) -> Flush:
-        flush = _FLUSHES.get(loop)
-        if flush is None:
-            flush = _FLUSHES[loop] = cls(loop)
-        return flush
-
-    def add(self, direct: Direct) -> None:
-        if not self._due:
-            self._loop.call_soon(self.run)
-        self._due.append(direct)
-
-    def run(self) -> None:
-        due, self._due = self._due, []
-        for direct in due:
-            if direct.dirty:  # else a frame written since took them
-                direct.flush()
-
-
-_FLUSHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flush] = weakref.WeakKeyDictionary()
 
 
 def _is_sansio(proto: Any) -> bool:
@@ -267,8 +238,8 @@ class Connection:
                     direct.hold(text)
                 else:
                     direct.write(text)
-            except Exception:  # the client went away; the reader sees the disconnect
-                self._closing = self._done = True
+            except Exception:
+                self._lost()
             return
         if len(self._queue) >= self.limits.max_queue:
             # the backlog will never be read: the close frame goes first
@@ -278,7 +249,8 @@ class Connection:
         self._put(text)
 
     def _lost(self) -> None:
-        """The transport refused a frame: the client went away (the reader sees the disconnect)."""
+        """The client went away, a frame refused: nothing more is sent (the reader sees the
+        disconnect)."""
         self._closing = self._done = True
 
     def _put(self, item: str | _Close) -> None:
@@ -387,8 +359,8 @@ class Connection:
                     if not direct.ready():
                         raise ConnectionError("the connection is closing")
                     direct.write(item)
-            except Exception:  # the client went away; the reader sees the disconnect
-                self._closing = self._done = True
+            except Exception:
+                self._lost()
                 return
             finally:
                 self._holding = False
