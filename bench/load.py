@@ -7,7 +7,9 @@ by a rematch, voted over REST). Then the same clients drive ``bench/bare_ws.py``
 WebSocket server sending frames of the same sizes, with no game and no database — in the same run.
 
 Printed per N and server: moves/s, p50/p99 latency from sending ``act`` to receiving the ``state``
-it produced, server CPU and memory (RSS, peak RSS); and the tablée/bare ratios.
+it produced, server CPU and memory (RSS, peak RSS); and the tablée/bare ratios. Before the
+measure, every socket connects and subscribes at once, as a full room does when its server comes
+back: the time from the first connection to the last subscription's state is printed too.
 
     .venv/bin/python bench/load.py --tables 10,100,500 --seconds 20
 
@@ -46,6 +48,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -90,6 +93,9 @@ class Stats:
     rss_before: int = 0
     #: each seat's seconds from its connection to its subscription's state
     subscribed: list[float] = field(default_factory=list)
+    #: the first seat's start of its connection and the last seat's subscription state
+    #: (``time.monotonic()``, one clock for every process): a full room's way back after a restart
+    crowd: tuple[float, float] = (math.inf, -math.inf)
     #: the measured window (``time.monotonic()``)
     window: tuple[float, float] = (0.0, 0.0)
     connections: int = 0
@@ -220,6 +226,7 @@ async def player(
     go: asyncio.Event,
     pace: float = 0.0,
 ) -> None:
+    asked = time.monotonic()
     async with connecting:
         ws = await websockets.connect(
             seat.uri or uri,
@@ -237,7 +244,9 @@ async def player(
         # one to play from (no sync)
         while json.loads(first := await ws.recv())["type"] != "state":
             pass
-        stats.subscribed.append(time.monotonic() - connected)
+        subscribed = time.monotonic()
+        stats.subscribed.append(subscribed - connected)
+        stats.crowd = (min(stats.crowd[0], asked), max(stats.crowd[1], subscribed))
         ready.set()
         await go.wait()
         measure_from, stop_at = window["measure_from"], window["stop_at"]
@@ -440,6 +449,7 @@ async def drive(
         total.games += part.games
         total.client_cpu += part.client_cpu
         total.subscribed += part.subscribed
+        total.crowd = (min(total.crowd[0], part.crowd[0]), max(total.crowd[1], part.crowd[1]))
     for w in workers:
         w.join()
     return total
@@ -589,6 +599,7 @@ def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]
         "games": stats.games,
         "errors": dict(stats.errors),
         "subscribed": sorted(stats.subscribed),
+        "crowd s": stats.crowd[1] - stats.crowd[0],
     }
 
 
@@ -792,7 +803,8 @@ def main() -> None:
             print(
                 "  " + "  ".join(f"{_fmt(r[c]):>12}" for c in cols),
                 f"games={r['games']} errors={r['errors']}",
-                "subscribed in p50 {:.2f} s, max {:.2f} s".format(
+                "all connected and subscribed in {:.1f} s;".format(r["crowd s"]),
+                "each subscribed in p50 {:.2f} s, max {:.2f} s".format(
                     *(
                         (r["subscribed"][len(r["subscribed"]) // 2], r["subscribed"][-1])
                         if r["subscribed"]
