@@ -264,12 +264,25 @@ def test_reports_deletions_and_mutes(srv: Server) -> None:
         refused = _chat(wb, 2, "encore", tid)
         assert refused["code"] == "muted" and "retiré la parole" in refused["message"]
         assert _chat(wa, 3, "moi je peux", tid)["type"] == "ack"
+        # a page Bob opens meanwhile shows him muted, at the table and in the lobby: the last
+        # messages it is sent say until when (Alice's say nothing of it)
+        with srv.ws(bob) as again:
+            again.request({"type": "subscribe", "table": tid})
+            shown = _history(again, tid)
+            assert datetime.fromisoformat(shown["muted_until"]) == until
+            assert [m["text"] for m in shown["messages"]] == ["moi je peux"]
+            again.request({"type": "lobby_subscribe"})
+            assert datetime.fromisoformat(_history(again, None)["muted_until"]) == until
         assert _admin(srv, "POST", f"/api/admin/players/{bob.id}/unmute").status_code == 200
         assert _chat(wb, 4, "merci", tid)["type"] == "ack"
+        with srv.ws(bob) as again:
+            again.request({"type": "subscribe", "table": tid})
+            assert "muted_until" not in _history(again, tid)
     with srv.ws(alice) as wa:
         wa.request({"type": "subscribe", "table": tid})
-        texts = [m["text"] for m in _history(wa, tid)["messages"]]
-        assert texts == ["moi je peux", "merci"]
+        shown = _history(wa, tid)
+        assert [m["text"] for m in shown["messages"]] == ["moi je peux", "merci"]
+        assert "muted_until" not in shown
     actions = [e["action"] for e in _admin(srv, "GET", "/api/admin/audit").json()["items"]]
     assert {"chat.delete", "player.mute", "player.unmute"} <= set(actions)
 

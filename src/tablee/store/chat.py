@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tablee.tables.records import (
     ChatMuteRecord,
@@ -60,6 +61,20 @@ def _report(r: m.ChatReport) -> ChatReportRecord:
 
 def _mute(r: m.ChatMute) -> ChatMuteRecord:
     return ChatMuteRecord(player_id=r.player_id, until=r.until, reason=r.reason, by=r.by, at=r.at)
+
+
+async def _last(s: AsyncSession, table_id: int | None, limit: int) -> list[ChatRecord]:
+    channel = (
+        m.ChatMessage.table_id.is_(None) if table_id is None else m.ChatMessage.table_id == table_id
+    )
+    q = (
+        select(m.ChatMessage)
+        .where(channel, m.ChatMessage.deleted_at.is_(None))
+        .order_by(m.ChatMessage.id.desc())
+        .limit(limit)
+    )
+    rows = (await s.execute(q)).scalars().all()
+    return [_chat(r) for r in reversed(rows)]
 
 
 class ChatStore:
@@ -117,20 +132,23 @@ class ChatStore:
 
     async def last(self, table_id: int | None, limit: int) -> list[ChatRecord]:
         """The channel's last ``limit`` messages not deleted, oldest first."""
-        channel = (
-            m.ChatMessage.table_id.is_(None)
-            if table_id is None
-            else m.ChatMessage.table_id == table_id
-        )
-        q = (
-            select(m.ChatMessage)
-            .where(channel, m.ChatMessage.deleted_at.is_(None))
-            .order_by(m.ChatMessage.id.desc())
-            .limit(limit)
-        )
         async with self.store.session() as s:
-            rows = (await s.execute(q)).scalars().all()
-        return [_chat(r) for r in reversed(rows)]
+            return await _last(s, table_id, limit)
+
+    async def history(
+        self, table_id: int | None, limit: int, player_id: int | None, now: datetime
+    ) -> tuple[list[ChatRecord], ChatMuteRecord | None]:
+        """``last``, and the player's mute running at ``now`` (None: none, or no player), in one
+        session: what every subscription reads (a thousand of them at once when a full room
+        comes back after a restart)."""
+        reads = self.store.reads
+        if reads is not None:
+            rows, mute = await reads.chat_history(table_id, limit, player_id)
+            return rows, None if mute is None or mute.until <= now else mute
+        async with self.store.session() as s:
+            rows = await _last(s, table_id, limit) if limit > 0 else []
+            row = None if player_id is None else await s.get(m.ChatMute, player_id)
+        return rows, None if row is None or row.until <= now else _mute(row)
 
     async def delete(self, message_id: int, now: datetime) -> ChatRecord | None:
         """Marks a message deleted (its text is blanked: a report keeps its own copy). None: no
@@ -218,11 +236,6 @@ class ChatStore:
         async with self.store.session() as s, s.begin():
             result = await s.execute(delete(m.ChatMute).where(m.ChatMute.player_id == player_id))
             return bool(result.rowcount)  # type: ignore[attr-defined]
-
-    async def muted(self, player_id: int, now: datetime) -> ChatMuteRecord | None:
-        async with self.store.session() as s:
-            row = await s.get(m.ChatMute, player_id)
-            return None if row is None or row.until <= now else _mute(row)
 
 
 __all__ = ["ChatStore", "Muted"]

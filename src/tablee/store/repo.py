@@ -39,6 +39,7 @@ from . import models as m
 from .direct import direct_writer
 from .encoding import json_text
 from .names import NameReserved, NameTaken, name_key, reserved
+from .reads import direct_reader
 from .rows import player_record
 from .writes import TableWrite, TableWriter
 
@@ -68,7 +69,8 @@ def make_engine(url: str, schema: str | None = None, writes: bool = False) -> As
         if schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
     else:
-        kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
+        # the reads of every socket and token go through the driver (``reads.py``, 2 more)
+        kwargs.update(pool_size=10, max_overflow=8, pool_pre_ping=True)
         if schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
     engine = create_async_engine(url, json_serializer=json_text, **kwargs)
@@ -140,6 +142,9 @@ class Store:
             else make_engine(url, schema, writes=True)
         )
         self._writes = TableWriter(self._write_engine, direct_writer(url, schema))
+        #: the reads every connection makes, through the driver (``reads.py``; None: through
+        #: SQLAlchemy, e.g. SQLite in memory)
+        self.reads = direct_reader(url, schema)
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
@@ -147,6 +152,8 @@ class Store:
 
     async def close(self) -> None:
         await self._writes.close()
+        if self.reads is not None:
+            await self.reads.close()
         if self._write_engine is not self.engine:
             await self._write_engine.dispose()
         await self.engine.dispose()
@@ -194,6 +201,8 @@ class Store:
     async def player_by_token(self, token: str) -> PlayerRecord | None:
         """The guest whose token this is, or the account of an unexpired session's token."""
         digest = hash_token(token)
+        if self.reads is not None:
+            return await self.reads.player_by_token(digest, m.now())
         async with self._sessions() as s:
             row = await s.scalar(select(m.Player).where(m.Player.token_hash == digest))
             if row is None:

@@ -321,35 +321,27 @@ class Chat:
                 for text in texts:
                     sub.send(text)
 
-    async def recent(self, sub: Subscriber, table_id: int | None) -> list[ChatRecord]:
-        """The channel's last messages ``sub`` may see, oldest first."""
-        if self.history == 0:
-            return []
-        if table_id is None:
-            return await self.db.last(None, self.history)
-        live = await self.manager.current(table_id)
-        # spectators' messages held back are few: twice the count leaves room to skip them
-        rows = await self.db.last(table_id, 2 * self.history)
-        for rec in rows:
-            if not released(live, rec):
-                self.held.setdefault(live.id, {})[rec.id] = rec
-        if not _watching(live, sub):
-            rows = [rec for rec in rows if released(live, rec)]
-        return rows[-self.history :]
-
     async def send_recent(self, sub: Subscriber, table_id: int | None) -> None:
-        """The ``chat_history`` of a table or of the lobby, to ``sub``."""
-        rows = await self.recent(sub, table_id)
+        """The ``chat_history`` of a table or of the lobby, to ``sub``: the channel's last messages
+        it may see, oldest first, and when its player's mute ends (read in one session)."""
+        live = None if table_id is None else await self.manager.current(table_id)
+        # spectators' messages held back are few: twice the count leaves room to skip them
+        limit = self.history if live is None else 2 * self.history
+        rows, mute = await self.db.history(table_id, limit, sub.player_id, utcnow())
+        if live is not None:
+            for rec in rows:
+                if not released(live, rec):
+                    self.held.setdefault(live.id, {})[rec.id] = rec
+            if not _watching(live, sub):
+                rows = [rec for rec in rows if released(live, rec)]
+            rows = rows[-self.history :] if self.history else []
         msg: dict[str, Any] = {
             "type": "chat_history",
             "table": table_id,
             "messages": [line(rec) for rec in rows],
         }
-        pid = sub.player_id
-        if pid is not None:
-            mute = await self.db.muted(pid, utcnow())
-            if mute is not None:
-                msg["muted_until"] = mute.until.isoformat()
+        if mute is not None:
+            msg["muted_until"] = mute.until.isoformat()
         sub.send(dumps(msg))
 
     async def subscribe_lobby(self, sub: Subscriber) -> None:
