@@ -20,8 +20,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import uvloop
+from writes import _tables  # bench/writes.py: tables playing
 
-from tablee.store import PLAYER, NewTable, SeatRecord, Store
+from tablee.store import Store
 from tablee.store.chat import ChatStore
 from tablee.store.models import now
 from tablee.tables.records import NewChat
@@ -31,18 +32,7 @@ async def _setup(url: str, schema: str | None) -> tuple[Store, str, int, int]:
     store = Store(url, schema)
     await store.migrate()
     player, token = await store.create_player("Lecteur")
-    table = await store.create_table(
-        NewTable(
-            game="contrecarte",
-            options={},
-            players=2,
-            turn_seconds=None,
-            private=False,
-            creator_id=player.id,
-            seed=1,
-            seats=[SeatRecord(0, PLAYER, player.id), SeatRecord(1)],
-        )
-    )
+    (table,) = await _tables(store, 1)
     chat = ChatStore(store)
     for i in range(5):
         new = NewChat(table.id, player.id, player.name, 0, f"message {i}", None, "all")

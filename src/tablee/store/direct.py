@@ -30,9 +30,9 @@ import contextlib
 import queue
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import exc as sa_exc
@@ -42,21 +42,32 @@ from . import models as m
 from .encoding import json_text
 from .writes import TABLE_CHANGES, DirectWriter, TableWrite, stale
 
+T = TypeVar("T")
 
-def direct_writer(url: str, schema: str | None = None) -> DirectWriter | None:
-    """The direct writer of the database at ``url`` (None: none for it, e.g. SQLite in memory,
-    whose second connection would be another database)."""
+
+def driver_target(url: str) -> tuple[str, str] | None:
+    """What the driver connects to for the database at ``url``: ``("sqlite", path)``,
+    ``("postgresql", dsn)``, or None (none: e.g. SQLite in memory, whose second connection would
+    be another database)."""
     u = make_url(url)
     backend = u.get_backend_name()
     if backend == "sqlite":
         db = u.database
         if not db or db == ":memory:" or db.startswith("file:") or u.query:
             return None
-        return SqliteMoves(db)
+        return "sqlite", db
     if backend == "postgresql" and u.get_driver_name() == "asyncpg":
-        dsn = u.set(drivername="postgresql").render_as_string(hide_password=False)
-        return PostgresMoves(dsn, schema)
+        return "postgresql", u.set(drivername="postgresql").render_as_string(hide_password=False)
     return None
+
+
+def direct_writer(url: str, schema: str | None = None) -> DirectWriter | None:
+    """The direct writer of the database at ``url`` (None: none for it)."""
+    target = driver_target(url)
+    if target is None:
+        return None
+    kind, where = target
+    return SqliteMoves(where) if kind == "sqlite" else PostgresMoves(where, schema)
 
 
 def _row(w: TableWrite, now: datetime) -> tuple[Any, ...]:
@@ -152,11 +163,11 @@ def _sqlite_log(r: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
-_Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[list[bool]]", list[tuple[Any, ...]]]
+_Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[sqlite3.Connection], Any]]
 
 
-def _settle(future: asyncio.Future[list[bool]], result: Any, error: BaseException | None) -> None:
-    if future.done():  # its caller was cancelled: the batch is written all the same
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # its caller was cancelled: the work is done all the same
         return
     if error is None:
         future.set_result(result)
@@ -164,15 +175,59 @@ def _settle(future: asyncio.Future[list[bool]], result: Any, error: BaseExceptio
         future.set_exception(error)
 
 
+class SqliteThread:
+    """A thread of its own with a connection of its own (made by ``connect`` on first use):
+    work is handed to it whole through a queue, and its outcome back to the event loop (a third
+    of what ``run_in_executor``'s futures cost)."""
+
+    def __init__(self, name: str, connect: Callable[[], sqlite3.Connection]) -> None:
+        self.name = name
+        self.connect = connect
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def _serve(self) -> None:
+        """The thread: work until it is told to stop (None)."""
+        conn: sqlite3.Connection | None = None
+        try:
+            while (job := self._jobs.get()) is not None:
+                loop, future, work = job
+                result: Any = None
+                error: BaseException | None = None
+                try:
+                    if conn is None:
+                        conn = self.connect()
+                    result = work(conn)
+                except BaseException as exc:
+                    error = exc
+                with contextlib.suppress(RuntimeError):  # its event loop closed meanwhile
+                    loop.call_soon_threadsafe(_settle, future, result, error)
+        finally:
+            if conn is not None:
+                conn.close()
+
+    async def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
+            self._thread.start()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put((loop, future, work))
+        return await future
+
+    async def close(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is not None and thread.is_alive():
+            self._jobs.put(None)
+            await asyncio.to_thread(thread.join, 30)
+
+
 class SqliteMoves:
-    """A thread of its own with a connection of its own; the group commit hands it one batch
-    at a time through a queue, and it hands the outcome back to the event loop (a third of
-    what ``run_in_executor``'s futures cost a batch)."""
+    """The group commit's batches, one at a time, in a thread of their own."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._thread = SqliteThread("tablee-moves", self._connect)
 
     def _connect(self) -> sqlite3.Connection:
         # autocommit (isolation_level None): the transaction is this module's own
@@ -182,43 +237,14 @@ class SqliteMoves:
         conn.execute("PRAGMA foreign_keys=ON")
         return conn
 
-    def _serve(self) -> None:
-        """The writer thread: batches until it is told to stop (None)."""
-        conn: sqlite3.Connection | None = None
-        try:
-            while (job := self._jobs.get()) is not None:
-                loop, future, rows = job
-                result: list[bool] | None = None
-                error: BaseException | None = None
-                try:
-                    if conn is None:
-                        conn = self._connect()
-                    result = _sqlite_write(conn, rows)
-                except BaseException as exc:
-                    error = exc
-                with contextlib.suppress(RuntimeError):  # its event loop closed meanwhile
-                    loop.call_soon_threadsafe(_settle, future, result, error)
-        finally:
-            if conn is not None:
-                conn.close()
-
     async def commit(self, batch: Sequence[TableWrite]) -> list[BaseException | None]:
         now = m.now()
         rows = [_row(w, now) for w in batch]
-        if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._serve, name="tablee-moves", daemon=True)
-            self._thread.start()
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[list[bool]] = loop.create_future()
-        self._jobs.put((loop, future, rows))
-        written = await future
+        written = await self._thread.run(lambda conn: _sqlite_write(conn, rows))
         return [None if ok else stale(w) for w, ok in zip(batch, written, strict=True)]
 
     async def close(self) -> None:
-        thread, self._thread = self._thread, None
-        if thread is not None and thread.is_alive():
-            self._jobs.put(None)
-            await asyncio.to_thread(thread.join, 30)
+        await self._thread.close()
 
 
 def _sqlite_write(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[bool]:

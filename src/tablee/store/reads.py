@@ -22,18 +22,15 @@ same rows both ways and compares). Nothing here writes.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import queue
 import sqlite3
-import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy.engine import make_url
 
 from tablee.tables.records import ChatMuteRecord, ChatRecord, PlayerRecord
+
+from .direct import SqliteThread, driver_target
 
 #: the most connections the PostgreSQL reads hold at once
 POOL = 2
@@ -63,19 +60,12 @@ class DirectReader(Protocol):
 
 
 def direct_reader(url: str, schema: str | None = None) -> DirectReader | None:
-    """The direct reader of the database at ``url`` (None: none for it, e.g. SQLite in memory,
-    whose second connection would be another database)."""
-    u = make_url(url)
-    backend = u.get_backend_name()
-    if backend == "sqlite":
-        db = u.database
-        if not db or db == ":memory:" or db.startswith("file:") or u.query:
-            return None
-        return SqliteReads(db)
-    if backend == "postgresql" and u.get_driver_name() == "asyncpg":
-        dsn = u.set(drivername="postgresql").render_as_string(hide_password=False)
-        return PostgresReads(dsn, schema)
-    return None
+    """The direct reader of the database at ``url`` (None: none for it, as ``direct_writer``)."""
+    target = driver_target(url)
+    if target is None:
+        return None
+    kind, where = target
+    return SqliteReads(where) if kind == "sqlite" else PostgresReads(where, schema)
 
 
 def _player(r: Any) -> PlayerRecord:
@@ -135,59 +125,18 @@ def _last(table_id: int | None, limit: int, marks: tuple[str, str]) -> tuple[str
 
 # -- SQLite ----------------------------------------------------------------------------------------
 
-_Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[sqlite3.Connection], Any]]
-
-
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():  # its caller was cancelled
-        return
-    if error is None:
-        future.set_result(result)
-    else:
-        future.set_exception(error)
-
 
 class SqliteReads:
-    """A thread of its own with a read-only connection of its own; a read is handed to it whole
-    through a queue, and its answer back to the event loop."""
+    """A thread of its own with a read-only connection of its own; a read is handed to it whole."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._thread = SqliteThread("tablee-reads", self._connect)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         conn.execute("PRAGMA query_only=ON")
         return conn
-
-    def _serve(self) -> None:
-        conn: sqlite3.Connection | None = None
-        try:
-            while (job := self._jobs.get()) is not None:
-                loop, future, read = job
-                result: Any = None
-                error: BaseException | None = None
-                try:
-                    if conn is None:
-                        conn = self._connect()
-                    result = read(conn)
-                except BaseException as exc:
-                    error = exc
-                with contextlib.suppress(RuntimeError):  # its event loop closed meanwhile
-                    loop.call_soon_threadsafe(_settle, future, result, error)
-        finally:
-            if conn is not None:
-                conn.close()
-
-    async def _run(self, read: Callable[[sqlite3.Connection], Any]) -> Any:
-        if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._serve, name="tablee-reads", daemon=True)
-            self._thread.start()
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._jobs.put((loop, future, read))
-        return await future
 
     async def player_by_token(self, digest: str, now: datetime) -> PlayerRecord | None:
         def read(conn: sqlite3.Connection) -> Any:
@@ -202,7 +151,7 @@ class SqliteReads:
                 ).fetchone()
             return row
 
-        row = await self._run(read)
+        row = await self._thread.run(read)
         return None if row is None else _player(row)
 
     async def chat_history(
@@ -219,14 +168,11 @@ class SqliteReads:
                 ).fetchone()
             return rows, mute
 
-        rows, mute = await self._run(read)
+        rows, mute = await self._thread.run(read)
         return [_chat(r) for r in reversed(rows)], None if mute is None else _mute(mute)
 
     async def close(self) -> None:
-        thread, self._thread = self._thread, None
-        if thread is not None and thread.is_alive():
-            self._jobs.put(None)
-            await asyncio.to_thread(thread.join, 30)
+        await self._thread.close()
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------
