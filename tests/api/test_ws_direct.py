@@ -263,3 +263,32 @@ async def test_a_moves_ack_and_the_movers_state_go_to_the_socket_in_one_write(
         finally:
             for ws in clients:
                 await ws.close()
+
+
+def test_a_socket_of_ws_goes_to_its_endpoint_past_the_middlewares_and_the_router(
+    sqlite_db: Database, toy_game: ToyGame
+) -> None:
+    """What the way through Starlette and FastAPI would keep on a socket's stack for its whole
+    life (``api/__init__.py``, ``App``) it never takes; a call still does."""
+    with Uvicorn(sqlite_db, **OFF) as server:
+        app = server.app
+        stack = app.middleware_stack
+        assert stack is not None, "built at the lifespan's start"
+        passed: list[str] = []
+
+        async def watched(scope: Any, receive: Any, send: Any) -> None:
+            passed.append(scope["type"])
+            await stack(scope, receive, send)
+
+        app.middleware_stack = watched
+        token = httpx.post(f"{server.http}/api/players", json={"name": "Direct"}).json()["token"]
+        s = _handshake(server.port)
+        s.settimeout(10)
+        try:
+            s.sendall(_frame(json.dumps({"type": "hello", "token": token})))
+            assert json.loads(_server_text(s))["type"] == "welcome"
+            (conn,) = app.state.ops.sockets
+            assert conn._direct is not None
+        finally:
+            s.close()
+        assert passed == ["http"], passed

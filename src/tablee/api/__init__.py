@@ -12,8 +12,9 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -38,11 +39,36 @@ from . import (
 )
 from .limits import BodyLimit, RateLimit, RestLimits
 
+if TYPE_CHECKING:
+    from starlette.types import Receive, Scope, Send
+
 WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("tablee")
 
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>tablée</title>
 <h1>tablée</h1><p>Le serveur de tables tourne. API : <a href="/docs">/docs</a>.</p>"""
+
+
+class App(FastAPI):
+    """The app, whose sockets of ``/ws`` go straight to their endpoint.
+
+    Why. A socket lives as long as its page, and the way to its endpoint through Starlette and
+    FastAPI (the error and exception middlewares, ours, which let sockets through, the router,
+    the route, the dependency solver) stays on the stack while it lives: about 25 coroutines, 3
+    exit stacks and a solved dependency a socket, 82 of the 177 objects the collector tracks for
+    a socket that subscribed (``bench/sockets.py``), each one walked by every sweep of the heap
+    (``heap.py``); and a handshake is matched and solved on the way.
+    What that way adds to a socket is nothing the endpoint uses: it takes the socket alone,
+    handles its own errors, and a raised one reaches the server as it would through them. The
+    route stays, for the same endpoint under a prefix (a proxy's ``root_path``: another path).
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == ws.PATH:
+            scope["app"] = self
+            await ws.websocket_endpoint(WebSocket(scope, receive, send))
+            return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, broker: Broker | None = None) -> FastAPI:
@@ -68,7 +94,7 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
         finally:
             await service.close()
 
-    app = FastAPI(
+    app = App(
         title="tablée",
         version=__version__,
         description="Card tables over REST and a WebSocket (`/ws`).",
@@ -108,8 +134,8 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
     app.add_middleware(security.SecurityHeaders)
 
     limited = schemas.errors(413, 429)
-    # first: every socket's handshake is matched against the routes in order, and each router
-    # FastAPI walks costs it ~10 µs (60 µs a socket behind the REST routers, 6 here)
+    # first: a socket taking the route (``App``: under a prefix) is matched against the routes in
+    # order, and each router FastAPI walks costs it ~10 µs (60 µs behind the REST routers, 6 here)
     app.include_router(ws.router, responses=limited)
     app.include_router(players.router, responses=limited)
     app.include_router(accounts.router, responses=limited)

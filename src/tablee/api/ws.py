@@ -578,7 +578,11 @@ def _schema() -> dict[str, Any]:
     return json_schema()
 
 
-@router.websocket("/ws")
+#: the endpoint's path
+PATH = "/ws"
+
+
+@router.websocket(PATH)
 async def websocket_endpoint(ws: WebSocket) -> None:
     app = ws.app
     conn = Connection(
