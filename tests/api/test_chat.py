@@ -305,3 +305,27 @@ def test_the_browser_offers_the_quick_phrases_the_server_knows() -> None:
     block = js[js.index("export const QUICK_PHRASES = {") :]
     block = block[: block.index("};")]
     assert dict(re.findall(r'(\w+): "([^"]*)"', block)) == QUICK_PHRASES
+
+
+def test_with_no_history_kept_a_page_gets_no_messages_but_still_its_mute(
+    database: Database, toy_game: ToyGame
+) -> None:
+    with Server(database, admin_token=ADMIN, bot_delay_seconds=0, chat_history=0) as srv:
+        alice, bob = srv.player("Alice"), srv.player("Bob")
+        tid = srv.create_table(alice, game="toy", players=2)["id"]
+        assert srv.post(f"/api/tables/{tid}/join", bob).status_code == 200
+        with srv.ws(alice) as wa:
+            wa.request({"type": "subscribe", "table": tid})
+            assert _history(wa, tid)["messages"] == []
+            assert _chat(wa, 1, "vu de tous, gardé de personne", tid)["type"] == "ack"
+        r = _admin(srv, "POST", f"/api/admin/players/{bob.id}/mute", json={"minutes": 5})
+        assert r.status_code == 200, r.text
+        until = datetime.fromisoformat(r.json()["until"])
+        with srv.ws(bob) as wb:
+            wb.request({"type": "subscribe", "table": tid})
+            shown = _history(wb, tid)
+            assert shown["messages"] == []
+            assert datetime.fromisoformat(shown["muted_until"]) == until
+            wb.request({"type": "lobby_subscribe"})
+            lobby = _history(wb, None)
+            assert lobby["messages"] == [] and datetime.fromisoformat(lobby["muted_until"]) == until

@@ -324,7 +324,10 @@ class Chat:
     async def send_recent(self, sub: Subscriber, table_id: int | None) -> None:
         """The ``chat_history`` of a table or of the lobby, to ``sub``: the channel's last messages
         it may see, oldest first, and when its player's mute ends (read in one session)."""
-        live = None if table_id is None else await self.manager.current(table_id)
+        # no history kept: the mute alone, and no table to look at for it
+        live = None
+        if table_id is not None and self.history:
+            live = await self.manager.current(table_id)
         # spectators' messages held back are few: twice the count leaves room to skip them
         limit = self.history if live is None else 2 * self.history
         rows, mute = await self.db.history(table_id, limit, sub.player_id, utcnow())
