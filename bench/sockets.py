@@ -84,6 +84,8 @@ def measure(sockets: int) -> dict[str, float]:
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the server did not start")
             time.sleep(0.01)
         base = f"http://127.0.0.1:{port}"
         seats = asyncio.run(setup_tablee([base], sockets // 4, 4, "contrecarte"))
@@ -95,7 +97,9 @@ def measure(sockets: int) -> dict[str, float]:
         objects, blocks = _count()
         cpu = _cpu()
         clients.start()
-        ready.wait()
+        while not ready.wait(1):
+            if not clients.is_alive():
+                raise RuntimeError("a client failed before every socket subscribed")
         cpu = _cpu() - cpu
         time.sleep(0.5)  # the last answers written
         objects_after, blocks_after = _count()

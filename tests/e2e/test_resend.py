@@ -4,6 +4,7 @@ again by the page with the same id, and made once: the player sees the move made
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tablee.tables.live import request_key
@@ -39,7 +40,8 @@ def test_a_move_answered_conflict_is_sent_again_with_its_id_and_made_once(
 
         ws.on_message(from_page)
 
-    page.route_web_socket("**/ws", route)
+    # the table's socket is /ws?table=ID (the lobby's, before it, /ws)
+    page.route_web_socket(re.compile(r"/ws(\?|$)"), route)
     enter(page, server.url, "Rémi")
     create_table(page, "contrecarte", 2)
     assert wait_turn(page) == "mine"

@@ -1,6 +1,13 @@
 // The WebSocket to /ws: hello with the token, subscriptions, actions with ids, and reconnection
 // with back-off after a network drop or a server restart (subscriptions are re-sent, so the server
 // pushes a fresh state: the page resyncs by itself).
+//
+// Its URL names the table the page shows, `/ws?table=ID` (none in the lobby): a proxy in front
+// of several server processes sends every socket of a table to the same one (deploy/nginx.conf),
+// where the table's home follows them (docs/scaling.md). A routing hint only: the server never
+// reads it. The page shows another table: the socket reconnects at once with the new one (its
+// subscriptions and unanswered moves sent again, as after a drop). Back in the lobby, it stays
+// where it is: any process serves the lobby.
 
 export class TableSocket {
   constructor(token, handlers = {}) {
@@ -20,14 +27,71 @@ export class TableSocket {
     this.ready = false;
     this.pingTimer = null;
     this.retryTimer = null;
+    // connect() was called; a look at the socket's table is due (see settle())
+    this.started = false;
+    this.settling = false;
   }
 
+  /** The table the page shows: the last one subscribed to (a page shows one), or null. */
+  routeKey() {
+    let key = null;
+    for (const table of this.tables.keys()) key = table;
+    return key;
+  }
+
+  /** Opens the socket: at the end of the page's current turn, so that the page that asked for
+   * it (main.js, then the page it shows) has subscribed to its table by then and the first
+   * socket already names it. */
   connect() {
     if (this.closed) return;
+    this.started = true;
+    this.settle();
+  }
+
+  /** Once the page's current turn is over (a move from a table to another unsubscribes, then
+   * subscribes): a socket opened if there is none, or opened again if it names another table
+   * than the page shows. */
+  settle() {
+    if (this.settling || !this.started) return;
+    this.settling = true;
+    queueMicrotask(() => {
+      this.settling = false;
+      if (this.closed) return;
+      const key = this.routeKey();
+      if (!this.ws) this.open(key);
+      // a socket that is down waits for its retry, which names the table shown then
+      else if (key != null && key !== this.ws.tableKey && this.ws.readyState !== WebSocket.CLOSED) this.moveTo(key);
+    });
+  }
+
+  /** A socket to another table's process in place of this one. Moves and chat messages not
+   * answered yet are sent again on the new one with their ids (made once), as after a drop; the
+   * page is not told of a reconnection (no "connexion perdue" banner): nothing was lost. */
+  moveTo(key) {
+    const old = this.ws;
+    this.ready = false;
+    clearInterval(this.pingTimer);
+    for (const [id, p] of this.pending) {
+      if (p.msg) continue;
+      // a request that is not sent again (a report) would wait for ever: told as after a drop
+      p.reject(new Error("connexion perdue"));
+      this.pending.delete(id);
+    }
+    // the old socket's close is not this one's business any more (its onclose sees another
+    // this.ws); one still opening is closed once open (a browser reports closing it before)
+    old.onmessage = null;
+    if (old.readyState === WebSocket.CONNECTING) old.onopen = () => old.close(1000, "table");
+    else old.close(1000, "table");
+    this.open(key, { quiet: true });
+  }
+
+  open(key, { quiet = false } = {}) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    const query = key == null ? "" : `?table=${encodeURIComponent(key)}`;
+    const ws = new WebSocket(`${proto}//${location.host}/ws${query}`);
+    ws.tableKey = key;
     this.ws = ws;
-    this.status("connecting");
+    if (!quiet) this.status("connecting");
     ws.onopen = () => {
       this.retry = 0;
       this.send({ type: "hello", token: this.token });
@@ -71,7 +135,9 @@ export class TableSocket {
       const delay = Math.min(5000, 300 * 2 ** this.retry) + Math.random() * 200;
       this.retry += 1;
       clearTimeout(this.retryTimer);
-      this.retryTimer = setTimeout(() => this.connect(), delay);
+      this.retryTimer = setTimeout(() => {
+        if (!this.closed) this.open(this.routeKey());
+      }, delay);
     };
     ws.onerror = () => {};
   }
@@ -97,12 +163,16 @@ export class TableSocket {
 
   subscribe(table, invitation = null) {
     this.tables.set(table, invitation);
-    if (this.ready) this.send(subscribeMessage(table, invitation));
+    // a socket that names another table is about to be replaced (settle()): the new one
+    // subscribes, this one need not
+    if (this.ready && this.ws.tableKey === this.routeKey()) this.send(subscribeMessage(table, invitation));
+    this.settle();
   }
 
   unsubscribe(table) {
     this.tables.delete(table);
     if (this.ready) this.send({ type: "unsubscribe", table });
+    this.settle();
   }
 
   sync(table) {
@@ -150,7 +220,8 @@ export class TableSocket {
     const msg = { type: "act", table, action, id };
     if (version != null) msg.version = version;
     return new Promise((resolve, reject) => {
-      if (!this.send(msg)) {
+      // a socket still opening (the page just moved to this table) sends it once open
+      if (!this.send(msg) && this.ws?.readyState !== WebSocket.CONNECTING) {
         reject(Object.assign(new Error("pas de connexion au serveur"), { code: "offline" }));
         return;
       }
