@@ -125,6 +125,8 @@ class Proc:
         self.cluster, self.settings = cluster, settings
         self.log = cluster.logs / f"{name}.log"
         self.popen: subprocess.Popen[bytes] | None = None
+        #: environment variables of this process besides its settings (``tests/cluster/app.py``)
+        self.extra_env: dict[str, str] = {}
         self._new_port()
 
     def _new_port(self) -> None:
@@ -153,7 +155,7 @@ class Proc:
             self.popen = subprocess.Popen(
                 [sys.executable, "-m", "tests.cluster.app"],
                 cwd=ROOT,
-                env=self.env,
+                env={**self.env, **self.extra_env},
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )

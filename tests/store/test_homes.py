@@ -99,3 +99,60 @@ async def test_a_process_that_leaves_gives_its_tables_up_at_once(
     await a.leave()
     theirs = await b.take(rec.id)
     assert theirs is not None and theirs.process == "proc-b" and theirs.token == 2
+
+
+async def test_a_home_hands_its_table_to_a_live_process_and_its_own_writes_are_refused(
+    stores: tuple[Store, Store],
+) -> None:
+    s1, s2 = stores
+    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 30.0)
+    await a.beat()
+    await b.beat()
+    rec = await toy_table(s1, seed=3)
+    mine = await a.take(rec.id)
+    assert mine is not None and mine.process == "proc-a"
+    rec = await _bump(s1, rec, mine.token)
+    # a hands the table to b, alive: a new token, b's, and the version unchanged
+    handed = await a.hand(rec.id, "proc-b", mine.token)
+    assert handed is not None and handed.process == "proc-b" and handed.token == mine.token + 1
+    assert handed.version == rec.version
+    stored = (await b.homes([rec.id]))[rec.id]
+    assert (stored.process, stored.token, stored.alive) == ("proc-b", handed.token, True)
+    # a writes at the right version with the token it held: refused, nothing written
+    with pytest.raises(StaleVersion):
+        await _bump(s1, rec, mine.token)
+    assert (await b.homes([rec.id]))[rec.id].version == rec.version
+    # the new home writes at that same version with its token
+    rec = await _bump(s2, rec, handed.token)
+    assert (await a.homes([rec.id]))[rec.id].version == rec.version
+    # a, not the home any more, cannot hand it (back) again, nor take it from b, alive
+    assert await a.hand(rec.id, "proc-a", handed.token) is None
+    assert await a.hand(rec.id, "proc-b", mine.token) is None
+    taken = await a.take(rec.id)
+    assert taken is not None and taken.process == "proc-b" and taken.token == handed.token
+
+
+async def test_a_table_is_not_handed_to_a_dead_process_nor_with_an_old_token(
+    stores: tuple[Store, Store],
+) -> None:
+    s1, s2 = stores
+    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 0.3)
+    await a.beat()
+    await b.beat()
+    rec = await toy_table(s1, seed=3)
+    mine = await a.take(rec.id)
+    assert mine is not None
+    # a token this home does not hold (a hand-over decided on a copy that is out of date)
+    assert await a.hand(rec.id, "proc-b", mine.token - 1) is None
+    # b's lease runs out: nothing is handed to it
+    await asyncio.sleep(0.5)
+    assert await a.hand(rec.id, "proc-b", mine.token) is None
+    # nor to a process that never had a lease, nor to itself
+    assert await a.hand(rec.id, "proc-z", mine.token) is None
+    assert await a.hand(rec.id, "proc-a", mine.token) is None
+    stored = (await a.homes([rec.id]))[rec.id]
+    assert (stored.process, stored.token) == ("proc-a", mine.token)
+    # b beats again: now it is
+    await b.beat()
+    handed = await a.hand(rec.id, "proc-b", mine.token)
+    assert handed is not None and handed.process == "proc-b"

@@ -189,7 +189,7 @@ class _Live(Collector):
             crossed = CounterMetricFamily(
                 "tablee_cluster_messages",
                 "Several processes: changes' frames relayed and received, moves sent to a"
-                " table's home and served there",
+                " table's home and served there, tables handed to another home and received",
                 labels=["kind"],
             )
             for kind, n in sorted(manager.coordination.counts().items()):

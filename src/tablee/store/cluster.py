@@ -10,9 +10,13 @@ robots; ``tables/cluster.py``). Being home is a lease with a fencing token:
   makes this process the home of a table that has none, or whose home is not alive any more,
   and adds one to the token, in one conditional UPDATE: of two processes taking a table at once,
   one gets it;
+- ``hand`` passes a table from its home, alive, to another live process (the one that holds
+  its players' sockets), adding one to the token, in one conditional UPDATE too: only while the
+  table is still the caller's at the token it holds, and only to a process whose lease runs;
 - the home writes the table with its token (``TableWrite.fence``): the version-guarded UPDATE of
   the table's row also checks ``home_token``, so a process that lost its home (it stalled past
-  its lease, another took the table) writes nothing, and learns it from ``StaleVersion``.
+  its lease, another took the table, or it handed the table on) writes nothing, and learns it
+  from ``StaleVersion``.
 
 A process that stops cleanly gives its tables up (``leave``); one that dies keeps them until its
 lease runs out (``LEASE_SECONDS``), then the next process that needs one of them takes it.
@@ -46,6 +50,15 @@ _TAKE = text(
     " WHERE id = :id AND (home IS NULL OR home = :process OR NOT EXISTS ("
     "   SELECT 1 FROM processes p WHERE p.id = tables.home AND p.alive_until > now()))"
     " RETURNING home_token"
+)
+
+#: the home's own hand-over: its token in the WHERE clause, so that a home that lost the table
+#: meanwhile (taken over, handed on) hands nothing; the receiver's lease on the database's clock
+_HAND = text(
+    "UPDATE tables SET home = :to, home_token = home_token + 1"
+    " WHERE id = :id AND home = :process AND home_token = :token AND EXISTS ("
+    "   SELECT 1 FROM processes p WHERE p.id = :to AND p.alive_until > now())"
+    " RETURNING home_token, version"
 )
 
 
@@ -84,6 +97,20 @@ class Homes:
                 return Home(self.process, int(token), True)
         found = await self.homes([table_id])
         return found.get(table_id)
+
+    async def hand(self, table_id: int, to_process: str, token: int) -> Home | None:
+        """Passes the table from this process, its home at ``token``, to ``to_process`` with a
+        new token; the new home, or None when the table is not this process's at that token any
+        more, or ``to_process``'s lease is not running (nothing changed then). From the commit
+        on, a write carrying ``token`` is refused (``StaleVersion``)."""
+        if to_process == self.process:
+            return None
+        params = {"process": self.process, "to": to_process, "id": table_id, "token": token}
+        async with self.store.engine.begin() as conn:
+            row = (await conn.execute(_HAND, params)).first()
+        if row is None:
+            return None
+        return Home(to_process, int(row[0]), True, int(row[1]))
 
     async def homes(self, ids: Iterable[int]) -> dict[int, Home]:
         """The home of each of these tables, with its stored version (a deleted one is missing)."""

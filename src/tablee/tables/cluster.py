@@ -6,9 +6,10 @@ makes its changes and tells them (the shape of lichess's lila/lila-ws):
 - **The home.** A process becomes a table's home by taking it (``store/cluster.py``: a
   conditional UPDATE of the table's row, which bumps its fencing token) when the table has no
   home alive: the process that creates a table, or the first that needs one whose home went
-  away. It stays home while its lease runs (its ``processes`` row, renewed every second); its
-  writes carry its token, and the database refuses them once another process has taken the
-  table over. A process stopping cleanly gives its tables up; one that dies keeps them until its
+  away. It stays home while its lease runs (its ``processes`` row, renewed every second), or
+  until it hands the table to the process its players are on (below); its writes carry its
+  token, and the database refuses them once another process has taken the table over or been
+  handed it. A process stopping cleanly gives its tables up; one that dies keeps them until its
   lease runs out (``LEASE_SECONDS``).
 - **Moves go to the home.** A player's ``act`` reaching another process is sent to the home's
   own Redis channel; the home applies it, commits, and answers on the sender's channel, which
@@ -25,6 +26,36 @@ makes its changes and tells them (the shape of lichess's lila/lila-ws):
 - **Timers and robots run at the home.** Each process's poller looks for tables whose deadline
   passed or whose robot stopped moving and whose home is not alive, and takes them over; and for
   tables it watches whose home died.
+- **The home follows its players.** The proxy sends the sockets of a table to one process, which
+  need not be the home (the process the table was made through, or the first to take it). So
+  the home compares where the table's seated players' sockets are — its own subscribers, and
+  each other process's presence entry — whenever the presence changes (an entry heard from
+  Redis, a subscribe or unsubscribe at the home) and at every poll: when another process holds
+  strictly more of them than the home does, the home hands it the table. Under the table's lock
+  (nothing of it being decided or written then: a commit keeps the lock until its write is
+  committed), one conditional UPDATE (``Homes.hand``) makes that process the home with a new
+  token, if the table is still this home's at its token and that process's lease runs; the old
+  home stops its timer and robots, and sends ``"h"`` (the table, the token) on the new home's
+  channel, behind the frames of its last changes. The new home takes it in at once
+  (``_become_home``: under the lock, the copy names it and catches up with the database; then
+  the presence, the timer, the robots); a lost ``"h"`` costs a poll (``refresh`` finds the row
+  naming this process). It can never flap: a table is not handed again within ``HAND_PAUSE``
+  seconds of its last change of home (nor of a hand-over tried), and only to a process with
+  strictly more of its players than the home, which after a hand-over is the new home.
+
+  A move in flight is never lost nor made twice. Whatever path it takes, one process makes it:
+  the one whose write the database accepts, at the table's version and with the home's token;
+  the old home's token is refused from the hand-over's commit on. A move the old home receives
+  after the hand-over (from its own socket, from another process, or waiting for the lock while
+  the table was handed) finds the table another's — routing it, or ``NotHome`` after deciding
+  it on a copy caught up first — and is sent on to the new home: one hop more (``MAX_HOPS``).
+  At the new home, a move routed before the copy has caught up waits for it (``_arriving``),
+  registered the moment ``"h"`` is read: a move the old home sent on, being behind ``"h"`` in the
+  old home's queue, is read after it, and is not sent back. So a move takes two hops at most (a
+  socket at the new home, before ``"h"``: to the old home, and back). Only if ``"h"`` is lost can
+  a move bounce between the two until the new home's poll, and then it is refused as
+  ``conflict`` at ``MAX_HOPS``, not made; the client sends it again, and its idempotency key
+  makes that safe (the new home's copy caught up with the log rows, and their keys).
 
 A lost Redis message costs a delay, never a move: the poller compares the tables held here with
 the database every ``TABLEE_POLL_SECONDS`` and catches up what the relay missed.
@@ -62,7 +93,7 @@ from .coordination import Coordination, Host
 from .errors import TableError, unknown_table
 from .fanout import Frames
 from .live import LiveTable, utcnow
-from .records import PLAYING
+from .records import PLAYER, PLAYING
 from .redis_broker import RedisBroker
 
 log = logging.getLogger("tablee.cluster")
@@ -81,6 +112,9 @@ BEAT_SECONDS = 1.0
 ANSWER_SECONDS = 10.0
 #: how long a move waits for a home that went away to be taken over
 TAKEOVER_SECONDS = LEASE_SECONDS + 3.0
+#: a table is not handed to another home within this many seconds of its last change of home
+#: (or of a hand-over tried), whatever the presence says: the home cannot flap
+HAND_PAUSE = 5.0
 
 
 class Cluster(Coordination):
@@ -122,6 +156,19 @@ class Cluster(Coordination):
         self._remote: dict[int, set[int]] = {}
         #: other processes with subscribers at the table (the home relays to them)
         self._watching: dict[int, frozenset[str]] = {}
+        #: the players with the table open on each other process (``_took_presence``)
+        self._present: dict[int, dict[str, frozenset[int]]] = {}
+        #: the tables this process has taken in as their home (caught up, presence read, timers
+        #: and robots armed), with the token it took them in at: a catch-up may name this process
+        #: the home in the copy (the row says so) before that is done
+        self._home_of: dict[int, int] = {}
+        #: when each table last changed home as this process saw it, or was last tried (monotonic)
+        self._home_changed: dict[int, float] = {}
+        #: tables being handed to another process by this one
+        self._handing: set[int] = set()
+        #: tables this process is becoming the home of, until their copy has caught up: a move
+        #: routed meanwhile waits for it (rather than going back to the old home)
+        self._arriving: dict[int, asyncio.Future[None]] = {}
         #: what this process last wrote of its own presence, per table (None: no subscriber)
         self._shown: dict[int, frozenset[int]] = {}
         self._presence_renewed = 0.0
@@ -139,6 +186,9 @@ class Cluster(Coordination):
         self.received = 0
         self.forwarded = 0
         self.served = 0
+        #: tables handed to another process, and taken in from one (metrics, tests)
+        self.homes_given = 0
+        self.homes_received = 0
 
     def bind(self, host: Host) -> None:
         super().bind(host)
@@ -196,6 +246,10 @@ class Cluster(Coordination):
         await self._take(live)
 
     async def route(self, live: LiveTable) -> str | None:
+        arriving = self._arriving.get(live.id)
+        if arriving is not None:
+            # the table is becoming this process's: its copy is catching up under the lock
+            await asyncio.shield(arriving)
         home = live.rec.home
         if home == self.process_id:
             return None
@@ -211,25 +265,61 @@ class Cluster(Coordination):
             raise unknown_table(live.id)
         return await self._learned(live, found)
 
-    async def _learned(self, live: LiveTable, home: Home) -> str | None:
+    async def _learned(self, live: LiveTable, home: Home, *, received: bool = False) -> str | None:
         """What the database says of the table's home, taken in: a table that became ours is
-        brought up to date (moves made before the takeover) and its timer and robots armed; one
-        that stopped being ours stops them."""
-        was = self.leads(live)
+        brought up to date (moves made before the takeover or the hand-over) and its timer and
+        robots armed; one that stopped being ours stops them. ``received``: it became ours by
+        another process's hand-over. None when it is ours then, else its home's process."""
+        if home.process == self.process_id:
+            if self._home_of.get(live.id) != home.token or not self.leads(live):
+                await self._become_home(live, home, received=received)
+            return None if self.leads(live) else live.rec.home
+        was = self.leads(live) or live.id in self._home_of
         live.rec.home, live.rec.home_token = home.process, home.token
-        if self.leads(live):
-            if not was:
-                log.info("this process is now the table's home", extra={"table": live.id})
-                async with live.lock:
-                    await self.host.catch_up(live)
-                await self._read_presence(live.id)
-                self.host.scheduler.rearm(live)
-                self._touched[live.id] = time.monotonic()
-            return None
         if was:
             log.info("the table's home is now another process", extra={"table": live.id})
+            self._home_of.pop(live.id, None)
             self.host.scheduler.stop(live)
         return home.process
+
+    async def _become_home(self, live: LiveTable, home: Home, *, received: bool) -> None:
+        """This process is the table's home from now on: under the table's lock, the copy names
+        it and catches up with the database before anything is decided on it (a move decided on
+        a copy behind would be refused by its version, but a refusal decided on it, "not your
+        turn", would reach the player); then the presence, the timer and the robots. Moves
+        routed meanwhile wait (``_arriving``). The catch-up reads the home from the row too: if
+        the database says otherwise (a hand-over heard late, already handed on), its word wins."""
+        arriving: asyncio.Future[None] | None = None
+        if live.id not in self._arriving:
+            arriving = asyncio.get_running_loop().create_future()
+            self._arriving[live.id] = arriving
+        try:
+            before = live.rec.home, live.rec.home_token
+            async with live.lock:
+                live.rec.home, live.rec.home_token = home.process, home.token
+                try:
+                    await self.host.catch_up(live)
+                except BaseException:
+                    # not caught up: not the home here yet (the poller tries again)
+                    live.rec.home, live.rec.home_token = before
+                    raise
+            if not self.leads(live) or self._home_of.get(live.id) == live.rec.home_token:
+                return  # another's after all, or taken in by another path meanwhile
+            self._home_of[live.id] = live.rec.home_token
+            log.info("this process is now the table's home", extra={"table": live.id})
+            now = time.monotonic()
+            if before[0] not in (None, self.process_id):
+                self._home_changed[live.id] = now  # a change of home: no hand-over for a while
+            if received:
+                self.homes_received += 1
+            await self._read_presence(live.id)
+            self.host.scheduler.rearm(live)
+            self._touched[live.id] = now
+        finally:
+            if arriving is not None:
+                if self._arriving.get(live.id) is arriving:
+                    del self._arriving[live.id]
+                arriving.set_result(None)
 
     async def forward(
         self,
@@ -324,6 +414,8 @@ class Cluster(Coordination):
             "frames_received": self.received,
             "moves_forwarded": self.forwarded,
             "moves_served": self.served,
+            "homes_given": self.homes_given,
+            "homes_received": self.homes_received,
         }
 
     def relay(self, live: LiveTable, frames: Frames, to: Collection[str]) -> None:
@@ -341,7 +433,7 @@ class Cluster(Coordination):
 
     def _direct(self, raw: str) -> None:
         """A message on this process's own channel: a move for a table it is the home of, the
-        answer to one it sent, or a change's frames."""
+        answer to one it sent, a change's frames, or a table handed to it."""
         kind, _, body = raw.partition("\n")
         try:
             if kind == "f":
@@ -350,6 +442,8 @@ class Cluster(Coordination):
                 self._answered(json.loads(body))
             elif kind == "a":
                 self.host.spawn(self._serve(json.loads(body)))
+            elif kind == "h":
+                self._hand_heard(json.loads(body))
             else:
                 log.warning("ignored a message of kind %r", kind)
         except (ValueError, KeyError, IndexError, TypeError):
@@ -381,6 +475,124 @@ class Cluster(Coordination):
         frames = Frames(int(head["v"]), list(head["s"]), parts, info, bool(head["ic"]))
         self.host.relayed(live, frames)
         self._touched[live.id] = time.monotonic()
+
+    # -- the home follows its players ------------------------------------------------------------
+
+    def _better_home(self, live: LiveTable) -> str | None:
+        """The process that holds strictly more of the table's seated players' sockets than this
+        one, the most of them (the first by name of those with as many); None: keep it here.
+        This process's own count is its subscribers', the others' their presence entries."""
+        entries = self._present.get(live.id)
+        if not entries:
+            return None
+        seated = {s.player_id for s in live.rec.seats if s.kind == PLAYER and s.player_id}
+        if not seated:
+            return None
+        presence = live.presence
+        best, most = None, sum(1 for p in seated if p in presence)
+        for process in sorted(entries):
+            n = len(seated & entries[process])
+            if n > most:
+                best, most = process, n
+        return best
+
+    def _consider(self, live: LiveTable) -> None:
+        """At the table's home: hands it to a process that holds more of its players, unless it
+        changed home (or a hand-over was tried) less than ``HAND_PAUSE`` seconds ago."""
+        if not self.leads(live) or live.id in self._handing:
+            return
+        changed = self._home_changed.get(live.id)
+        if changed is not None and time.monotonic() - changed < HAND_PAUSE:
+            return
+        to = self._better_home(live)
+        if to is None:
+            return
+        self._handing.add(live.id)
+        self.host.spawn(self._hand(live, to))
+
+    async def _hand(self, live: LiveTable, to: str) -> None:
+        """Hands the table to ``to``, under the table's lock: no change of it is being decided
+        or written here then (a commit holds the lock until its write is committed), so the
+        database holds everything this home made, and the version the new home starts from is
+        the last. (A commit whose task was cancelled while its write waited let the lock go
+        with the write still queued, ``store/writes.py``: that write and the hand-over's UPDATE
+        meet on the table's row, so it is committed before it, and the new home's catch-up
+        reads it, or after, and is refused by its token.) The database's UPDATE is the
+        hand-over (``Homes.hand``); from its commit, a write of this process with its old
+        token is refused. Then this process stops being the
+        home in its copy (its timer and robots stop) and tells ``to`` on its channel, after the
+        frames of every change made here (one queue, in order).
+
+        A move waiting for the lock here meanwhile finds the table another's: its decision
+        raises ``NotHome`` (the pipeline checks the home after deciding) and the manager routes
+        it again, to ``to`` (a hop). The copy is marked unchecked, so that such a move is
+        decided on a copy caught up with what ``to`` made since (else a refusal, "not your
+        turn", could be decided on the state of the hand-over)."""
+        try:
+            async with live.lock:
+                if not self.leads(live) or self._better_home(live) != to:
+                    return  # the presence changed while the lock was waited for
+                self._home_changed[live.id] = time.monotonic()
+                home = await self.homes.hand(live.id, to, live.rec.home_token)
+                if home is None:
+                    # the table is not ours at that token (the poller learns whose it is), or
+                    # ``to``'s lease ran out: tried again after the pause, if still so
+                    log.info("the table could not be handed to %s", to, extra={"table": live.id})
+                    return
+                self._home_of.pop(live.id, None)
+                self.host.scheduler.stop(live)
+                live.rec.home, live.rec.home_token = home.process, home.token
+                self._checked.pop(live.id, None)
+                self.homes_given += 1
+                assert isinstance(self.broker, RedisBroker)
+                news = {"t": live.id, "k": home.token, "from": self.process_id}
+                self.broker.send(to, "h\n" + json.dumps(news))
+                log.info("the table is handed to %s", to, extra={"table": live.id})
+        except Exception:
+            # if the UPDATE was committed all the same, this process's writes are refused (its
+            # token) and ``to``'s poller finds the table its own
+            log.exception("the table could not be handed to %s", to, extra={"table": live.id})
+        finally:
+            self._handing.discard(live.id)
+
+    def _hand_heard(self, news: dict[str, Any]) -> None:
+        """Another process handed this one a table: it becomes its home at once (``_arrive``).
+        Registered before anything else is read from this channel, so that a move the old home
+        routes on to this process after the hand-over (behind this message in its queue) waits
+        for the copy to catch up, rather than going back to the old home."""
+        table_id, token = int(news["t"]), int(news["k"])
+        live = self.host.cached(table_id)
+        if live is not None and (
+            self._home_of.get(table_id) == token or live.rec.home_token > token
+        ):
+            return  # taken in already (the poller was first), or news older than the copy's
+        if table_id in self._arriving:
+            return
+        arriving = asyncio.get_running_loop().create_future()
+        self._arriving[table_id] = arriving
+        self.host.spawn(self._arrive(table_id, token, live is None, arriving))
+
+    async def _arrive(
+        self, table_id: int, token: int, loading: bool, arriving: asyncio.Future[None]
+    ) -> None:
+        try:
+            live = await self._hold(table_id)
+            if live is None:
+                return
+            if loading and self.leads(live) and live.rec.home_token == token:
+                # not held here: loaded from the row, which names this process already (taken in
+                # by the loading itself)
+                self.homes_received += 1
+                self._home_changed[table_id] = time.monotonic()
+                return
+            await self._learned(live, Home(self.process_id, token, True), received=True)
+        except Exception:
+            # the poller finds the table this process's in the database and tries again
+            log.exception("a table handed to this process could not be taken in")
+        finally:
+            if self._arriving.get(table_id) is arriving:
+                del self._arriving[table_id]
+            arriving.set_result(None)
 
     # -- turns -----------------------------------------------------------------------------------
 
@@ -416,6 +628,10 @@ class Cluster(Coordination):
     async def loaded(self, live: LiveTable) -> None:
         self._checked[live.id] = time.monotonic()
         await self._read_presence(live.id)
+        if self.leads(live):
+            # loaded as its home (handed here while not held): the copy is the stored table, and
+            # the manager arms its timer and robots next
+            self._home_of[live.id] = live.rec.home_token
 
     @contextlib.asynccontextmanager
     async def automatic(self, live: LiveTable, version: int | None = None) -> AsyncIterator[bool]:
@@ -478,6 +694,9 @@ class Cluster(Coordination):
 
     async def presence_changed(self, table_id: int) -> None:
         await self._share_presence(table_id)
+        live = self.host.cached(table_id)
+        if live is not None:
+            self._consider(live)  # a player left the home's sockets: maybe others hold more now
 
     def _local_entry(self, table_id: int) -> frozenset[int] | None:
         """The players with the table open on this process; None when nobody watches it here
@@ -528,17 +747,21 @@ class Cluster(Coordination):
         others = {proc: ps for proc, ps in entries.items() if proc != self.process_id}
         if others:
             self._watching[table_id] = frozenset(others)
+            self._present[table_id] = {proc: frozenset(ps) for proc, ps in others.items()}
         else:
             self._watching.pop(table_id, None)
+            self._present.pop(table_id, None)
+        live = self.host.cached(table_id)
         remote = {p for ps in others.values() for p in ps}
         if remote != self._remote.get(table_id, set()):
             if remote:
                 self._remote[table_id] = remote
             else:
                 self._remote.pop(table_id, None)
-            live = self.host.cached(table_id)
             if live is not None:
                 self.host.retell(live)  # the seats' "connected" flags changed
+        if live is not None:
+            self._consider(live)
 
     async def _renew_presence(self) -> None:
         """Every third of the entries' life: renew ours, and drop the entries that expired (a
@@ -583,8 +806,13 @@ class Cluster(Coordination):
                 continue
             if home.process != self.process_id and not home.alive and live.subscribers:
                 await self._take(live)
-            elif (home.process, home.token) != (live.rec.home, live.rec.home_token):
-                await self._learned(live, home)
+            elif (home.process, home.token) != (live.rec.home, live.rec.home_token) or (
+                # handed here, and a catch-up put it in the copy before it was taken in
+                home.process == self.process_id and self._home_of.get(table_id) != home.token
+            ):
+                # the table's home changed; when it is this process, only a hand-over does that
+                # (a take is taken in by the taker at once): its message was lost or is late
+                await self._learned(live, home, received=home.process == self.process_id)
             if self.leads(live):
                 if home.version > live.rec.version:
                     await self.host.heard(table_id, home.version)
@@ -629,8 +857,16 @@ class Cluster(Coordination):
             if live is not None:
                 await self._lead(live)
         self._idle_seen = {t: v for t, v in self._idle_seen.items() if t in idle}
-        for live in host.live_tables():
+        held = host.live_tables()
+        for live in held:
             host.scheduler.schedule_bot(live)  # a robot left waiting (it runs at the home only)
+            # a hand-over the presence's messages did not start: a pause that ran out since, a
+            # seat taken by a player whose sockets were there already, a message lost
+            self._consider(live)
+        ids = {live.id for live in held}
+        for kept in (self._home_of, self._home_changed, self._present):
+            for table_id in [t for t in kept if t not in ids]:
+                del kept[table_id]
         await self._renew_presence()
         await self._check_bans()
         self._forget_idle()
@@ -667,3 +903,6 @@ class Cluster(Coordination):
             self._watching.pop(table_id, None)
             self._behind.pop(table_id, None)
             self._checked.pop(table_id, None)
+            self._present.pop(table_id, None)
+            self._home_of.pop(table_id, None)
+            self._home_changed.pop(table_id, None)
