@@ -52,6 +52,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import resource
 import socket
 import statistics
@@ -59,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,6 +101,8 @@ class Stats:
     #: the measured window (``time.monotonic()``)
     window: tuple[float, float] = (0.0, 0.0)
     connections: int = 0
+    #: several processes: the cluster counters' growth over the window (moves forwarded...)
+    crossed: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -163,8 +167,24 @@ class Proc:
 class Servers:
     """Several server processes, measured together (CPU and memory added up)."""
 
-    def __init__(self, procs: list[Proc]) -> None:
+    def __init__(self, procs: list[Proc], metrics_token: str | None = None) -> None:
         self.procs = procs
+        #: read each process's cluster counters at the window's ends (``tablee_cluster_messages``)
+        self.metrics_token = metrics_token
+
+    def counters(self) -> dict[str, float]:
+        """The cluster counters of every process, added up (empty without a metrics token)."""
+        out: dict[str, float] = {}
+        if not self.metrics_token:
+            return out
+        auth = {"Authorization": f"Bearer {self.metrics_token}"}
+        for p in self.procs:
+            text = httpx.get(f"http://127.0.0.1:{p.port}/metrics", headers=auth, timeout=10).text
+            for m in re.finditer(
+                r'^tablee_cluster_messages_total\{kind="(\w+)"\} (\S+)$', text, re.M
+            ):
+                out[m[1]] = out.get(m[1], 0.0) + float(m[2])
+        return out
 
     def cpu(self) -> float:
         return sum(p.cpu() for p in self.procs)
@@ -438,10 +458,13 @@ async def drive(
     start.value = time.monotonic()
     go.set()
     await asyncio.sleep(warmup)
+    counters = server.counters if isinstance(server, Servers) else dict
+    crossed0 = await loop.run_in_executor(None, counters)
     cpu0 = server.cpu()
     measured_from = time.monotonic()
     await asyncio.sleep(seconds)
     server_cpu = server.cpu() - cpu0
+    crossed = await loop.run_in_executor(None, counters)
     measured_to = time.monotonic()
     memory = server.status()
     total = Stats(
@@ -450,6 +473,9 @@ async def drive(
         rss_before=rss_before,
         connections=len(seats),
         window=(measured_from, measured_to),
+        crossed={
+            k: v - crossed0.get(k, 0.0) for k, v in crossed.items() if v - crossed0.get(k, 0.0)
+        },
     )
     for _ in workers:
         part: Stats = await loop.run_in_executor(None, results.get)
@@ -612,6 +638,7 @@ def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]
         "errors": dict(stats.errors),
         "subscribed": sorted(stats.subscribed),
         "crowd s": stats.crowd[1] - stats.crowd[0],
+        "crossed": {k: round(v) for k, v in sorted(stats.crossed.items())},
     }
 
 
@@ -629,6 +656,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 env["TABLEE_DATABASE_SCHEMA"] = schema
             env["TABLEE_ROBOT_WORKERS"] = str(args.robot_workers)
             if args.redis_url:
+                # the cluster counters are read at the window's ends
+                env["TABLEE_METRICS_TOKEN"] = f"bench-{os.getpid()}"
                 env["TABLEE_REDIS_URL"] = args.redis_url
                 env["TABLEE_REDIS_PREFIX"] = f"bench{os.getpid()}{n}"
             if args.server_src:
@@ -655,7 +684,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                         env,
                     )
                     for i, port in enumerate(ports)
-                ]
+                ],
+                env.get("TABLEE_METRICS_TOKEN"),
             )
             try:
                 await asyncio.gather(*(s.ready("/api/games") for s in servers.procs))
@@ -671,8 +701,13 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 for i, seat in enumerate(seats):
                     seat.deflate = args.deflate
                     # a proxy without affinity spreads a table's sockets; with --affinity each
-                    # goes to the table's home
-                    port = ports[seat.via if args.affinity else i % len(ports)]
+                    # goes to the table's home; with --by-table, to the process the table's id
+                    # hashes to, whatever its home (as deploy/nginx.conf routes them): the home
+                    # then follows its players there
+                    if args.by_table:
+                        port = ports[zlib.crc32(str(seat.table).encode()) % len(ports)]
+                    else:
+                        port = ports[seat.via if args.affinity else i % len(ports)]
                     seat.uri = f"ws://127.0.0.1:{port}/ws"
                 ws = f"ws://127.0.0.1:{ports[0]}/ws"
                 stats = await drive(
@@ -778,6 +813,12 @@ def main() -> None:
         help="several processes: each table's sockets on its home (no move sent over Redis)",
     )
     p.add_argument(
+        "--by-table",
+        action="store_true",
+        help="several processes: each table's sockets on the process its id hashes to, as the"
+        " proxy routes them (the tables' homes, spread when made, follow their players)",
+    )
+    p.add_argument(
         "--robot-tables",
         type=int,
         default=0,
@@ -824,6 +865,7 @@ def main() -> None:
                     )
                 ),
                 f"robot moves/s={_fmt(r['robot moves/s'])}" if "robot moves/s" in r else "",
+                f"in the window: {r['crossed']}" if r["crossed"] else "",
             )
         if len(rows) < 2:
             continue
