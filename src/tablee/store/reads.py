@@ -178,6 +178,15 @@ class SqliteReads:
 # -- PostgreSQL ------------------------------------------------------------------------------------
 
 
+async def _kept_as_is(conn: Any) -> None:
+    """A connection handed back to the pool is kept as it is. These connections run single
+    statements outside any transaction and never set anything on their session, so asyncpg's
+    own reset (``RESET ALL``, ``UNLISTEN *``, ``CLOSE ALL``, advisory unlocks) would be a round
+    trip on every read for nothing: a socket's ``hello`` and ``subscribe`` each paid one, and a
+    crowd reconnecting to a process pays thousands. (asyncpg still rolls back a transaction left
+    open, before this is called.)"""
+
+
 class PostgresReads:
     """A pool of its own (made in the event loop that first reads: tests run a store in
     several; a pool serves the loop it was made in)."""
@@ -200,7 +209,11 @@ class PostgresReads:
                 if self._pool is None or self._loop is not loop:
                     settings = {"search_path": self.schema} if self.schema else None
                     self._pool = await asyncpg.create_pool(
-                        self.dsn, min_size=0, max_size=POOL, server_settings=settings
+                        self.dsn,
+                        min_size=0,
+                        max_size=POOL,
+                        server_settings=settings,
+                        reset=_kept_as_is,
                     )
                     self._loop = loop
         return self._pool
