@@ -93,6 +93,26 @@ async def test_an_action_and_its_table_version_are_one_transaction(store: Store)
     assert [(a.seq, a.seat, a.action, a.version) for a in log] == [(1, 0, first.action, v + 1)]
 
 
+async def test_a_table_loaded_in_one_read_is_its_row_and_its_games_log_up_to_its_version(
+    store: Store,
+) -> None:
+    t = await _table(store)
+    # waiting for its players: no log read
+    assert await store.table_with_actions(t.id) == (await store.table(t.id), [])
+    playing = dataclasses.replace(t, status="playing", version=t.version + 1)
+    await store.save_table(playing, t.version)
+    v = playing.version
+    for seq in (1, 2):
+        move = LoggedAction(seq, seq % 2, {"type": "play", "card": f"T0{seq}"}, "player")
+        await store.record_action(dataclasses.replace(playing, version=v + seq), v + seq - 1, move)
+    rec, rows = await store.table_with_actions(t.id)
+    assert rec == await store.table(t.id) and rec is not None and rec.version == v + 2
+    assert rows == await store.actions(t.id, rec.game_no, upto=rec.version)
+    assert [a.seq for a in rows] == [1, 2]
+    assert await store.table_with_actions(t.id + 10_000) == (None, [])
+    assert await store.table_with_actions(0) == (None, [])
+
+
 async def test_deals_and_results_are_kept_with_the_action_that_ended_them(store: Store) -> None:
     t = await _table(store)
     v = t.version

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tablee.games import get_game, replay
-from tablee.store import PlayerRecord, Store, TableRecord
+from tablee.store import PlayerRecord, Store
 from tablee.tables import TableManager
 from tests.serverkit import Database, OtherProcesses, ToyGame
 
@@ -130,18 +130,16 @@ async def test_a_table_loaded_while_a_move_commits_matches_its_version(
     s1, s2 = stores
     writer, reader, alice, bob, tid = await _two_processes(stores, seed=8)
     await _play(writer, alice, 0, s1, tid)
-    real_table = s2.table
+    real_sessions = s2._sessions
     interleaved: list[int] = []
 
-    async def table_then_a_move(table_id: int) -> TableRecord | None:
-        rec = await real_table(table_id)
-        if not interleaved:
+    async def bobs_move() -> None:
+        if not interleaved:  # Bob's move commits right after the reader has read the row
             interleaved.append(1)
             await _play(writer, bob, 1, s1, tid)
-        return rec
 
-    monkeypatch.setattr(s2, "table", table_then_a_move)
-    live = await reader.get(tid)  # first load: the row, then the whole log
+    monkeypatch.setattr(s2, "_sessions", lambda: RowThen(real_sessions(), bobs_move))
+    live = await reader.get(tid)  # first load: the row, then the whole log, in one session
     assert interleaved
     assert live.seq == 1 and live.to_act() == (1,)
     assert live.rec.version == (await s1.actions(tid, 1))[0].version

@@ -46,6 +46,7 @@ from .records import (
     FINISHED,
     TIMEOUT,
     WAITING,
+    LoggedAction,
     NewTable,
     PlayerRecord,
     TableRecord,
@@ -277,15 +278,17 @@ class TableManager:
         """The table at its stored version: the row (``rec``, if it was just read), then the
         current game's log up to that version (moves committed between the two reads belong to
         a newer row; the next catch-up takes them)."""
+        rows: list[LoggedAction] | None = None
         if rec is None:
-            rec = await self.store.table(table_id)
+            rec, rows = await self.store.table_with_actions(table_id)
         if rec is None:
             return None
         game = get_game(rec.game)
         if rec.status == WAITING:
             live = LiveTable(rec, game, None, 0)
         else:
-            rows = await self.store.actions(rec.id, rec.game_no, upto=rec.version)
+            if rows is None:
+                rows = await self.store.actions(rec.id, rec.game_no, upto=rec.version)
             state, seq, history = replay(rec, game, None, 0, rows)
             live = LiveTable(rec, game, state, seq)
             live.remember_rows(rows)
