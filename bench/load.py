@@ -16,8 +16,11 @@ back: the time from the first connection to the last subscription's state is pri
 Several server processes (``--processes 2``) share one PostgreSQL database (``--database-url
 postgresql+asyncpg://...``, a new schema per run) and one Redis (``--redis-url``); the clients
 connect to them in turn, seat by seat, as a proxy without affinity would spread them, so that a
-table's players sit on different processes. ``--processes 1 --redis-url ...`` runs one process in
-the same mode, for comparison.
+table's players sit on different processes. ``--by-table`` sends each table's sockets to the
+process its id hashes to instead, as ``deploy/nginx.conf`` routes ``/ws?table=ID``: the tables'
+homes (spread by their making) follow their players there, and the row prints the cluster
+counters' growth over the window (moves forwarded, tables handed). ``--processes 1 --redis-url
+...`` runs one process in the same mode, for comparison.
 
 A room's pace (``--pace 1``): instead of a closed loop, the seat whose turn it is waits about a
 second (jittered 0.5–1.5 s) before it plays, so each table makes about one move a second, as
