@@ -33,11 +33,19 @@ async def _bump(store: Store, rec: TableRecord, fence: int | None) -> TableRecor
     return new
 
 
-async def test_a_table_has_one_home_while_its_lease_runs(stores: tuple[Store, Store]) -> None:
-    s1, s2 = stores
-    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 30.0)
+async def _two_homes(
+    stores: tuple[Store, Store], lease_a: float = 30.0, lease_b: float = 30.0
+) -> tuple[Homes, Homes]:
+    """Two processes, each on its own store, with a lease running."""
+    a, b = Homes(stores[0], "proc-a", lease_a), Homes(stores[1], "proc-b", lease_b)
     await a.beat()
     await b.beat()
+    return a, b
+
+
+async def test_a_table_has_one_home_while_its_lease_runs(stores: tuple[Store, Store]) -> None:
+    s1 = stores[0]
+    a, b = await _two_homes(stores)
     rec = await toy_table(s1, seed=3)
     first = await a.take(rec.id)
     assert first is not None and first.process == "proc-a" and first.token == 1
@@ -53,10 +61,8 @@ async def test_a_table_has_one_home_while_its_lease_runs(stores: tuple[Store, St
 async def test_two_processes_taking_a_homeless_table_at_once_give_it_one_home(
     stores: tuple[Store, Store],
 ) -> None:
-    s1, s2 = stores
-    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 30.0)
-    await a.beat()
-    await b.beat()
+    s1 = stores[0]
+    a, b = await _two_homes(stores)
     rec = await toy_table(s1, seed=3)
     got = await asyncio.gather(a.take(rec.id), b.take(rec.id))
     assert got[0] is not None and got[1] is not None
@@ -67,9 +73,7 @@ async def test_a_home_whose_lease_ran_out_is_taken_over_and_its_writes_are_refus
     stores: tuple[Store, Store],
 ) -> None:
     s1, s2 = stores
-    a, b = Homes(s1, "proc-a", 0.3), Homes(s2, "proc-b", 30.0)
-    await a.beat()
-    await b.beat()
+    a, b = await _two_homes(stores, lease_a=0.3)
     rec = await toy_table(s1, seed=3)
     mine = await a.take(rec.id)
     assert mine is not None and mine.process == "proc-a"
@@ -90,10 +94,8 @@ async def test_a_home_whose_lease_ran_out_is_taken_over_and_its_writes_are_refus
 async def test_a_process_that_leaves_gives_its_tables_up_at_once(
     stores: tuple[Store, Store],
 ) -> None:
-    s1, s2 = stores
-    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 30.0)
-    await a.beat()
-    await b.beat()
+    s1 = stores[0]
+    a, b = await _two_homes(stores)
     rec = await toy_table(s1, seed=3)
     assert (await a.take(rec.id)) is not None
     await a.leave()
@@ -105,9 +107,7 @@ async def test_a_home_hands_its_table_to_a_live_process_and_its_own_writes_are_r
     stores: tuple[Store, Store],
 ) -> None:
     s1, s2 = stores
-    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 30.0)
-    await a.beat()
-    await b.beat()
+    a, b = await _two_homes(stores)
     rec = await toy_table(s1, seed=3)
     mine = await a.take(rec.id)
     assert mine is not None and mine.process == "proc-a"
@@ -135,10 +135,8 @@ async def test_a_home_hands_its_table_to_a_live_process_and_its_own_writes_are_r
 async def test_a_table_is_not_handed_to_a_dead_process_nor_with_an_old_token(
     stores: tuple[Store, Store],
 ) -> None:
-    s1, s2 = stores
-    a, b = Homes(s1, "proc-a", 30.0), Homes(s2, "proc-b", 0.3)
-    await a.beat()
-    await b.beat()
+    s1 = stores[0]
+    a, b = await _two_homes(stores, lease_b=0.3)
     rec = await toy_table(s1, seed=3)
     mine = await a.take(rec.id)
     assert mine is not None
