@@ -115,6 +115,8 @@ TAKEOVER_SECONDS = LEASE_SECONDS + 3.0
 #: a table is not handed to another home within this many seconds of its last change of home
 #: (or of a hand-over tried), whatever the presence says: the home cannot flap
 HAND_PAUSE = 5.0
+#: reads of a copy in one ``fresh`` while the home's relayed frames stay ahead of it
+FRESH_READS = 3
 
 
 class Cluster(Coordination):
@@ -606,7 +608,12 @@ class Cluster(Coordination):
             yield
 
     async def fresh(self, live: LiveTable) -> None:
-        if not self.leads(live) and self._stale(live):
+        # a frame relayed here while the copy was read is ahead of it again (the sockets here
+        # had it; a socket subscribing would start behind it and miss it): read again, a few
+        # times at most (frames that outrun every read: the client syncs on the gap)
+        for _ in range(FRESH_READS):
+            if self.leads(live) or not self._stale(live):
+                return
             await self.host.catch_up(live)
             self._checked[live.id] = time.monotonic()
 

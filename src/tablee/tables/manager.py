@@ -72,9 +72,6 @@ log = logging.getLogger("tablee.tables")
 #: processes a player's move may be sent through before it is refused as ``conflict`` (the
 #: table changed hands while it travelled)
 MAX_HOPS = 3
-#: reads of a table away from its home before a socket subscribes, while its home's frames are
-#: ahead of the copy (a table whose frames outrun every read: the client syncs on the gap)
-SUBSCRIBE_READS = 3
 
 __all__ = [
     "MAX_TURN_SECONDS",
@@ -588,14 +585,8 @@ class TableManager:
     async def subscribe(self, sub: Subscriber, table_id: int) -> LiveTable:
         live = await self.get(table_id)
         async with live.lock:
+            # nothing is awaited between the copy made fresh and this socket's state
             await self.coordination.fresh(live)
-            for _ in range(SUBSCRIBE_READS):
-                # away from the home, a frame relayed here while the copy was read is ahead of
-                # it: the other sockets here had it, this one would start behind it and miss it.
-                # Read again; nothing is awaited between the last look and this socket's state
-                if live.shown <= live.rec.version:
-                    break
-                await self.coordination.fresh(live)
             self.fanout.add(live, sub)
             seat = self.fanout.seat_of(live, sub)
             handed = seat is not None and live.rec.away.get(seat, {}).get("why") == TIMEOUT
