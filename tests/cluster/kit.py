@@ -25,29 +25,22 @@ import httpx
 import pytest
 import websockets
 
-from tests.serverkit import Database, _pg_run, _postgres_url, keep_info
+from tests.serverkit import Database, _pg_run, _postgres_url, keep_info, unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_ENV = "TABLEE_TEST_REDIS_URL"
 
 
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason}, and CI needs the cluster tests")
-    pytest.skip(reason)
-
-
 def redis_url() -> str:
     url = os.environ.get(REDIS_ENV)
     if not url:
-        _unavailable(f"{REDIS_ENV} is not set")
-        raise AssertionError  # unreachable
+        unavailable(f"{REDIS_ENV} is not set", "the cluster tests")
     import redis
 
     try:
         redis.Redis.from_url(url, socket_connect_timeout=3).ping()
     except Exception as exc:
-        _unavailable(f"Redis at {url} is unreachable: {exc}")
+        unavailable(f"Redis at {url} is unreachable: {exc}", "the cluster tests")
     return url
 
 
