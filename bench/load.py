@@ -26,8 +26,9 @@ A room's pace (``--pace 1``): instead of a closed loop, the seat whose turn it i
 second (jittered 0.5–1.5 s) before it plays, so each table makes about one move a second, as
 people do; ``--tables 1000 --pace 1`` is a thousand tables of four sockets. The bare server is
 paced the same way in the same run. ``cpu ms/move`` is the CPU seconds of every server process
-over the moves of the window; ``KiB/conn`` the servers' resident memory gained from before the
-clients connected to the end, per connection.
+(and of the processes it started: its robots' workers) over the moves of the window;
+``KiB/conn`` the servers' resident memory (theirs too) gained from before the clients connected
+to the end, per connection.
 
 Robot-heavy runs (``--robot-tables K``): K more tables, three robots (``--robot-level
 confirme`` by default, in the server's robot worker processes, ``--robot-workers``) and a person
@@ -122,6 +123,19 @@ class Seat:
     deflate: bool = False
 
 
+def family(pid: int) -> list[int]:
+    """``pid`` and its descendants (read from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            parents.setdefault(ppid, []).append(int(stat.parent.name))
+    out = [pid]
+    for p in out:  # grows as it goes: breadth first
+        out += parents.get(p, [])
+    return out
+
+
 class Proc:
     """A server subprocess and what /proc says about it."""
 
@@ -146,16 +160,25 @@ class Proc:
         raise RuntimeError("the server did not start")
 
     def status(self) -> dict[str, int]:
-        out = {}
-        for line in Path(f"/proc/{self.p.pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                out[key] = int(value.split()[0]) // 1024
+        """Resident and peak resident MiB of the server and the processes it started (its
+        robots' workers), added up."""
+        out = {"VmRSS": 0, "VmHWM": 0}
+        for pid in family(self.p.pid):
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    key, _, value = line.partition(":")
+                    if key in out:
+                        out[key] += int(value.split()[0]) // 1024
         return out
 
     def cpu(self) -> float:
-        fields = Path(f"/proc/{self.p.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """CPU seconds of the server and of the processes it started, while they run."""
+        total = 0
+        for pid in family(self.p.pid):
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         if self.p.poll() is not None:
