@@ -96,6 +96,35 @@ async def test_a_heap_grown_is_swept_but_not_sooner_than_said(collector: None) -
         keeper.stop()
 
 
+async def test_a_sweep_that_found_the_growth_alive_waits_for_more_and_garbage_brings_it_back(
+    collector: None,
+) -> None:
+    keeper = HeapKeeper(freeze=3600.0, sweep=3600.0, soonest=3600.0)
+    keeper.start()
+    try:
+        assert keeper.next_growth == 1.25, "before any sweep, all of a growth may be garbage"
+        # a room arriving: the heap grows by a tenth, all of it alive
+        kept = [[i] for i in range(sys.getallocatedblocks() // 10)]
+        keeper.sweep()
+        assert keeper.next_growth == 4.0, "a growth found alive is waited for again, up to 4x"
+        # then garbage: cycles alive at a freeze and dropped since, as a socket's when it closes
+        junk: list[Node] = []
+        for _ in range(sys.getallocatedblocks() // 20):
+            a, b = Node(), Node()
+            a.other, b.other = b, a
+            junk.append(a)
+        gc.freeze()
+        probe = weakref.ref(junk[0])
+        del junk
+        assert probe() is not None
+        keeper.sweep()
+        assert probe() is None
+        assert keeper.next_growth < 1.5, "a growth found to be garbage is swept at a quarter again"
+        assert len(kept) > 0
+    finally:
+        keeper.stop()
+
+
 def test_the_freezes_sweeps_and_heap_size_are_in_the_metrics(collector: None) -> None:
     ops = Ops()
     assert b"tablee_heap_sweeps" not in ops.metrics_text()  # no keeper: not a server process

@@ -15,12 +15,21 @@ object frozen is still freed by its reference count as soon as nothing holds it;
 keeps from the collector is cyclic garbage whose objects were alive at a freeze (a socket's
 objects when it closes, mostly). That garbage stays among the frozen objects, so the heap is
 unfrozen and collected whole (a pass over every object: up to a second at thousands of sockets,
-logged and in ``/metrics``), then frozen again, when it holds a quarter more memory blocks than
-after the last sweep — CPython's own rule for its full collections — but a minute after it at
-the soonest (a crowd connecting at once is not swept at every step), and an hour after it at the
-latest. A steady room sweeps once an hour; a growing one as it grows. The growth is read once a
-second from ``sys.getallocatedblocks`` (a walk of the arenas: a fraction of a millisecond), not
-from ``gc.get_freeze_count``, which walks the frozen objects one by one (15 ms at 1.5 million).
+logged and in ``/metrics``), then frozen again, when its growth since the last sweep may hold
+garbage of a quarter of the heap — CPython's own rule for its full collections, applied to the
+garbage rather than to the growth — but a minute after it at the soonest (a crowd connecting at
+once is not swept at every step), and an hour after it at the latest. How much of a growth is
+garbage is learnt from the sweeps: the first after the start comes at a quarter more memory
+blocks (all of it could be garbage); each sweep then sets the next one's growth from the share
+of the last growth it found to be garbage, up to four times the heap. A room of 1,000 tables
+coming back (``bench/load.py --pace 1``) grew the heap about threefold in a minute, all of it
+alive: at a quarter, its sweeps of 0.4–0.6 s freed 11,000–20,000 objects of millions. A steady
+room sweeps once an hour; a growing one as its garbage grows. What the learnt growth risks is
+garbage of at most three times the heap for at most an hour, if a process that made little
+garbage starts making much; the next sweep finds it and brings the growth back to a quarter.
+The growth is read once a second from ``sys.getallocatedblocks`` (a walk of the arenas: a
+fraction of a millisecond), not from ``gc.get_freeze_count``, which walks the frozen objects one
+by one (15 ms at 1.5 million).
 """
 
 from __future__ import annotations
@@ -35,8 +44,11 @@ log = logging.getLogger("tablee.heap")
 
 #: how often the heap is frozen: a pass walks at most the objects made within this time
 FREEZE_SECONDS = 0.1
-#: the heap is collected whole when its memory blocks grew by this much since the last sweep
+#: the heap is collected whole when the garbage its growth since the last sweep may hold is
+#: this much of it (less one): at first all of the growth, then the share the last sweep found
 SWEEP_GROWTH = 1.25
+#: but the growth waited for is never more than this
+SWEEP_GROWTH_MAX = 4.0
 #: how often that growth is looked at
 GROWTH_SECONDS = 1.0
 #: but not sooner than this after it
@@ -64,6 +76,8 @@ class HeapKeeper:
         self.look_every = look
         self.sweep_every = sweep
         self.growth = growth
+        #: the growth the next sweep waits for (learnt from the last sweep)
+        self.next_growth = growth
         self.soonest = soonest
         #: freezes and sweeps since the start (``/metrics``)
         self.freezes = 0
@@ -105,7 +119,7 @@ class HeapKeeper:
             self.sweep()
         elif since >= self.soonest and now - self._looked_at >= self.look_every:
             self._looked_at = now
-            if sys.getallocatedblocks() > self._swept_size * self.growth:
+            if sys.getallocatedblocks() > self._swept_size * self.next_growth:
                 self.sweep()
         self._schedule()
 
@@ -113,12 +127,27 @@ class HeapKeeper:
         """Collects the whole heap, frozen objects included, then freezes it again; returns the
         objects collected."""
         started = time.perf_counter()
+        before = sys.getallocatedblocks()
         gc.unfreeze()
         collected = gc.collect()
         gc.freeze()
         self.last_seconds = time.perf_counter() - started
         self.sweeps += 1
         self._swept_at = self._looked_at = time.monotonic()
-        self._swept_size = sys.getallocatedblocks()
-        log.info("heap swept: %d objects collected in %.0f ms", collected, self.last_seconds * 1000)
+        after = sys.getallocatedblocks()
+        self.next_growth = self._learnt(before - self._swept_size, before - after)
+        self._swept_size = after
+        log.info(
+            "heap swept: %d objects collected in %.0f ms; next sweep at %.2f times the heap",
+            collected,
+            self.last_seconds * 1000,
+            self.next_growth,
+        )
         return collected
+
+    def _learnt(self, grown: int, freed: int) -> float:
+        """The growth to wait for, from the last one and the garbage the sweep found in it."""
+        if freed >= grown:  # all of it was garbage (or the heap did not grow): the first rule
+            return self.growth
+        share = max(freed, 0) / grown
+        return min(1 + (self.growth - 1) / max(share, 1e-9), max(SWEEP_GROWTH_MAX, self.growth))
