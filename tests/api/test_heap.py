@@ -138,6 +138,8 @@ def test_the_freezes_sweeps_and_heap_size_are_in_the_metrics(collector: None) ->
     )
     assert float(blocks.split()[1]) > 0
     assert f"tablee_heap_last_sweep_seconds {ops.heap.last_seconds}" in text
+    at = next(line for line in text.splitlines() if line.startswith("tablee_heap_sweep_at_blocks "))
+    assert float(at.split()[1]) == ops.heap.sweep_at_blocks > 0
 
 
 def test_tablee_serve_keeps_its_heap_frozen(tmp_path: Path) -> None:

@@ -91,6 +91,12 @@ class HeapKeeper:
         self._swept_size = 0
         self._looked_at = 0.0
 
+    @property
+    def sweep_at_blocks(self) -> int:
+        """The memory blocks at which the heap is swept next (a minute after the last at the
+        soonest; ``/metrics``)."""
+        return int(self._swept_size * self.next_growth)
+
     def start(self) -> None:
         """From the event loop, once the app is up: what there is now lives as long as the
         process (modules, settings, the tables loaded) and is frozen at once."""
