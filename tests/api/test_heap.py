@@ -96,33 +96,39 @@ async def test_a_heap_grown_is_swept_but_not_sooner_than_said(collector: None) -
         keeper.stop()
 
 
-async def test_a_sweep_that_found_the_growth_alive_waits_for_more_and_garbage_brings_it_back(
+def test_a_room_arriving_is_not_swept_but_garbage_and_a_fourfold_heap_are(
     collector: None,
 ) -> None:
-    keeper = HeapKeeper(freeze=3600.0, sweep=3600.0, soonest=3600.0)
-    keeper.start()
-    try:
-        assert keeper.next_growth == 1.25, "before any sweep, all of a growth may be garbage"
-        # a room arriving: the heap grows by a tenth, all of it alive
-        kept = [[i] for i in range(sys.getallocatedblocks() // 10)]
-        keeper.sweep()
-        assert keeper.next_growth == 4.0, "a growth found alive is waited for again, up to 4x"
-        # then garbage: cycles alive at a freeze and dropped since, as a socket's when it closes
-        junk: list[Node] = []
-        for _ in range(sys.getallocatedblocks() // 20):
-            a, b = Node(), Node()
-            a.other, b.other = b, a
-            junk.append(a)
-        gc.freeze()
-        probe = weakref.ref(junk[0])
-        del junk
-        assert probe() is not None
-        keeper.sweep()
-        assert probe() is None
-        assert keeper.next_growth < 1.5, "a growth found to be garbage is swept at a quarter again"
-        assert len(kept) > 0
-    finally:
-        keeper.stop()
+    keeper = HeapKeeper()
+    keeper.sweep()  # what it found is what the test process had: the rate is learnt anew below
+    size = sys.getallocatedblocks()
+    # before any rate is known, all of a growth may be garbage: a quarter more is swept
+    keeper.garbage_rate = None
+    assert keeper.due(int(size * 1.3), 60.0) and not keeper.due(int(size * 1.2), 60.0)
+    # a room arriving: the heap grows by a tenth, all of it alive
+    kept = [[i] for i in range(size // 10)]
+    keeper.sweep()
+    assert keeper.garbage_rate is not None
+    size = sys.getallocatedblocks()
+    # the rate it found makes little of a minute: doubling is not swept, growing fourfold is
+    assert keeper.garbage_rate * 60 < size / 8
+    assert not keeper.due(size * 2, 60.0)
+    assert keeper.due(size * 4 + 1, 60.0)
+    # then garbage: cycles alive at a freeze and dropped since, as a socket's when it closes
+    junk: list[Node] = []
+    for _ in range(size // 10):
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        junk.append(a)
+    gc.freeze()
+    probe = weakref.ref(junk[0])
+    del junk
+    assert probe() is not None
+    keeper.sweep()
+    assert probe() is None
+    # found at that rate, a quarter's growth in the same minute is swept
+    assert keeper.due(int(sys.getallocatedblocks() * 1.3), 60.0)
+    assert len(kept) > 0
 
 
 def test_the_freezes_sweeps_and_heap_size_are_in_the_metrics(collector: None) -> None:
@@ -138,8 +144,8 @@ def test_the_freezes_sweeps_and_heap_size_are_in_the_metrics(collector: None) ->
     )
     assert float(blocks.split()[1]) > 0
     assert f"tablee_heap_last_sweep_seconds {ops.heap.last_seconds}" in text
-    at = next(line for line in text.splitlines() if line.startswith("tablee_heap_sweep_at_blocks "))
-    assert float(at.split()[1]) == ops.heap.sweep_at_blocks > 0
+    rate = next(line for line in text.splitlines() if line.startswith("tablee_heap_garbage_rate "))
+    assert float(rate.split()[1]) == ops.heap.garbage_rate
 
 
 def test_tablee_serve_keeps_its_heap_frozen(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """The garbage collector of a server process: the heap frozen ten times a second, swept whole
-when it grew by a quarter (and every hour at the latest).
+when the garbage it may hold is a quarter of it (and every hour at the latest).
 
 Why. Under a room's pace a move makes about as many objects as it frees (the table's new state,
 its old one), so the collector's young count, which is objects made less objects freed, hardly
@@ -15,19 +15,19 @@ object frozen is still freed by its reference count as soon as nothing holds it;
 keeps from the collector is cyclic garbage whose objects were alive at a freeze (a socket's
 objects when it closes, mostly). That garbage stays among the frozen objects, so the heap is
 unfrozen and collected whole (a pass over every object: up to a second at thousands of sockets,
-logged and in ``/metrics``), then frozen again, when its growth since the last sweep may hold
-garbage of a quarter of the heap — CPython's own rule for its full collections, applied to the
+logged and in ``/metrics``), then frozen again, when the garbage it may hold is a quarter of
+what it held after the last sweep — CPython's own rule for its full collections, applied to the
 garbage rather than to the growth — but a minute after it at the soonest (a crowd connecting at
-once is not swept at every step), and an hour after it at the latest. How much of a growth is
-garbage is learnt from the sweeps: the first after the start comes at a quarter more memory
-blocks (all of it could be garbage); each sweep then sets the next one's growth from the share
-of the last growth it found to be garbage, up to four times the heap. A room of 1,000 tables
-coming back (``bench/load.py --pace 1``) grew the heap about threefold in a minute, all of it
-alive: at a quarter, its sweeps of 0.4–0.6 s freed 11,000–20,000 objects of millions. A steady
-room sweeps once an hour; a growing one as its garbage grows. What the learnt growth risks is
-garbage of at most three times the heap for at most an hour, if a process that made little
-garbage starts making much; the next sweep finds it and brings the growth back to a quarter.
-The growth is read once a second from ``sys.getallocatedblocks`` (a walk of the arenas: a
+once is not swept at every step), and an hour after it at the latest. How much garbage it may
+hold is learnt from the sweeps: before the first, all of its growth; then the garbage the last
+sweep freed a second since the one before, times the seconds since (never more than the
+growth). A room of 1,000 tables coming back (``bench/load.py --pace 1``) grew the heap about
+threefold in a minute, all of it alive: swept at each quarter of growth, for 0.4–0.66 s each,
+it freed 11,000–20,000 objects of millions. A steady room sweeps once an hour or as its garbage
+comes; a growing one as its garbage comes. And the heap is swept whenever it grew fourfold: what
+the learnt rate risks, if a process that made little garbage starts making much, is garbage of
+at most three times the heap, for at most an hour; the next sweep learns the new rate. The
+heap's size is read once a second from ``sys.getallocatedblocks`` (a walk of the arenas: a
 fraction of a millisecond), not from ``gc.get_freeze_count``, which walks the frozen objects one
 by one (15 ms at 1.5 million).
 """
@@ -44,10 +44,10 @@ log = logging.getLogger("tablee.heap")
 
 #: how often the heap is frozen: a pass walks at most the objects made within this time
 FREEZE_SECONDS = 0.1
-#: the heap is collected whole when the garbage its growth since the last sweep may hold is
-#: this much of it (less one): at first all of the growth, then the share the last sweep found
+#: the heap is collected whole when the garbage it may hold is this much (less one) of what it
+#: held after the last sweep: at first all of its growth, then as the last sweep's rate says
 SWEEP_GROWTH = 1.25
-#: but the growth waited for is never more than this
+#: and whenever it grew this much, whatever the garbage
 SWEEP_GROWTH_MAX = 4.0
 #: how often that growth is looked at
 GROWTH_SECONDS = 1.0
@@ -76,8 +76,8 @@ class HeapKeeper:
         self.look_every = look
         self.sweep_every = sweep
         self.growth = growth
-        #: the growth the next sweep waits for (learnt from the last sweep)
-        self.next_growth = growth
+        #: memory blocks of garbage made a second, as the last sweep found (None: no sweep yet)
+        self.garbage_rate: float | None = None
         self.soonest = soonest
         #: freezes and sweeps since the start (``/metrics``)
         self.freezes = 0
@@ -91,11 +91,16 @@ class HeapKeeper:
         self._swept_size = 0
         self._looked_at = 0.0
 
-    @property
-    def sweep_at_blocks(self) -> int:
-        """The memory blocks at which the heap is swept next (a minute after the last at the
-        soonest; ``/metrics``)."""
-        return int(self._swept_size * self.next_growth)
+    def due(self, blocks: int, since: float) -> bool:
+        """Whether a heap of ``blocks`` memory blocks, ``since`` seconds after the last sweep,
+        may hold garbage enough to be swept (or grew fourfold)."""
+        size = self._swept_size
+        if blocks > size * max(SWEEP_GROWTH_MAX, self.growth):
+            return True
+        grown = blocks - size
+        rate = self.garbage_rate
+        garbage = grown if rate is None else min(grown, rate * since)
+        return garbage > size * (self.growth - 1)
 
     def start(self) -> None:
         """From the event loop, once the app is up: what there is now lives as long as the
@@ -125,7 +130,7 @@ class HeapKeeper:
             self.sweep()
         elif since >= self.soonest and now - self._looked_at >= self.look_every:
             self._looked_at = now
-            if sys.getallocatedblocks() > self._swept_size * self.next_growth:
+            if self.due(sys.getallocatedblocks(), since):
                 self.sweep()
         self._schedule()
 
@@ -134,6 +139,7 @@ class HeapKeeper:
         objects collected."""
         started = time.perf_counter()
         before = sys.getallocatedblocks()
+        since = time.monotonic() - self._swept_at
         gc.unfreeze()
         collected = gc.collect()
         gc.freeze()
@@ -141,19 +147,12 @@ class HeapKeeper:
         self.sweeps += 1
         self._swept_at = self._looked_at = time.monotonic()
         after = sys.getallocatedblocks()
-        self.next_growth = self._learnt(before - self._swept_size, before - after)
+        self.garbage_rate = max(before - after, 0) / max(since, 1e-3)
         self._swept_size = after
         log.info(
-            "heap swept: %d objects collected in %.0f ms; next sweep at %.2f times the heap",
+            "heap swept: %d objects collected in %.0f ms (%.0f memory blocks of garbage a second)",
             collected,
             self.last_seconds * 1000,
-            self.next_growth,
+            self.garbage_rate,
         )
         return collected
-
-    def _learnt(self, grown: int, freed: int) -> float:
-        """The growth to wait for, from the last one and the garbage the sweep found in it."""
-        if freed >= grown:  # all of it was garbage (or the heap did not grow): the first rule
-            return self.growth
-        share = max(freed, 0) / grown
-        return min(1 + (self.growth - 1) / max(share, 1e-9), max(SWEEP_GROWTH_MAX, self.growth))

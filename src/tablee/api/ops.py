@@ -214,11 +214,13 @@ class _Live(Collector):
                 "Memory blocks the interpreter holds (what the heap's growth is read from)",
                 value=sys.getallocatedblocks(),
             )
-            yield GaugeMetricFamily(
-                "tablee_heap_sweep_at_blocks",
-                "Memory blocks at which the heap is swept next (learnt from the last sweep)",
-                value=heap.sweep_at_blocks,
-            )
+            if heap.garbage_rate is not None:
+                yield GaugeMetricFamily(
+                    "tablee_heap_garbage_rate",
+                    "Memory blocks of garbage made a second, as the last sweep found (what the "
+                    "next sweep waits for)",
+                    value=heap.garbage_rate,
+                )
             yield CounterMetricFamily(
                 "tablee_heap_freezes",
                 "Times the heap was frozen (moved out of the garbage collector's passes)",
