@@ -40,6 +40,9 @@ Browsers offer permessage-deflate; ``--deflate`` makes the clients offer it too 
 it unless ``TABLEE_WS_DEFLATE`` is set; the bare server is served the same way, ``bare_ws.py
 --deflate``, and follows ``TABLEE_WS_DEFLATE`` here).
 
+``--stalls FILE`` serves through ``bench/stall_serve.py``: the row is followed by the event
+loop's late turns in the window and what the main thread was doing in them.
+
 ``--server-src OTHER/src`` runs the tablée servers from another tree (the main before a change),
 driven by these clients: a before and after in the same session.
 
@@ -638,6 +641,41 @@ def gc_pauses(path: str, window: tuple[float, float]) -> str:
     )
 
 
+def stalls(path: str, window: tuple[float, float], top: int = 12) -> str:
+    """The event loop's late turns in the measured window (``bench/stall_serve.py``'s file): how
+    many and how late, and what the main thread was doing in them, by the functions most often on
+    its stack (inclusive) and at its top (self), as shares of the samples."""
+    lags: list[float] = []
+    stacks: list[list[str]] = []
+    for line in Path(path).read_text().splitlines():
+        kind, at, rest = line.split(" ", 2)
+        if not window[0] <= float(at) <= window[1]:
+            continue
+        if kind == "lag":
+            lags.append(float(rest))
+        else:
+            stacks.append(rest.split(";"))
+    seconds = window[1] - window[0]
+    out = [
+        "  loop late over 5 / 10 / 20 / 50 ms: "
+        + " / ".join(str(sum(1 for ms in lags if ms > t)) for t in (5, 10, 20, 50))
+        + f" times in {seconds:.0f} s; the latest {max(lags, default=0):.1f} ms;"
+        f" {sum(lags) / 10 / seconds:.1f} % of the time late; {len(stacks)} samples"
+    ]
+    if stacks:
+        inclusive: Counter[str] = Counter()
+        tops: Counter[str] = Counter()
+        for stack in stacks:
+            inclusive.update(set(stack))
+            tops[" < ".join(reversed(stack[-3:]))] += 1
+        share = 100 / len(stacks)
+        out.append("  on the stack (inclusive):")
+        out += [f"    {n * share:5.1f} %  {f}" for f, n in inclusive.most_common(top * 2)]
+        out.append("  at its top (three frames):")
+        out += [f"    {n * share:5.1f} %  {f}" for f, n in tops.most_common(top)]
+    return "\n".join(out)
+
+
 def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
     lat = sorted(stats.latencies)
 
@@ -694,6 +732,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 run = [sys.executable, str(ROOT / "bench" / "profiled_serve.py"), args.profile]
             elif args.gc_pauses:
                 run = [sys.executable, str(ROOT / "bench" / "gc_serve.py"), args.gc_pauses]
+            elif args.stalls:
+                run = [sys.executable, str(ROOT / "bench" / "stall_serve.py"), args.stalls]
             serve = [*run, "serve", "--database-url", url]
             cores = os.cpu_count() or 1
             servers = Servers(
@@ -749,6 +789,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 servers.stop()
             if args.gc_pauses:
                 print(gc_pauses(args.gc_pauses, stats.window), flush=True)
+            if args.stalls:
+                print(stalls(args.stalls, stats.window), flush=True)
     if args.no_bare:
         return rows
     size = rows[0]["frame bytes"]
@@ -822,6 +864,12 @@ def main() -> None:
         "--gc-pauses",
         default=None,
         help="time the tablée server's garbage collector passes into this file (one process)",
+    )
+    p.add_argument(
+        "--stalls",
+        default=None,
+        help="time and sample the tablée server's late event-loop turns into this file (one"
+        " process)",
     )
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
     p.add_argument(
