@@ -14,6 +14,11 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import httpx
+import pytest
+from websockets.exceptions import InvalidState
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from tablee.api.ws import Connection, Direct
 from tablee.settings import Settings
@@ -132,26 +137,42 @@ async def test_a_frame_sent_while_the_writer_holds_one_goes_out_after_it() -> No
 
 
 class _Protocol:
-    """A stand-in for uvicorn's protocol: websockets' buffer of outgoing bytes, a transport."""
+    """A stand-in for uvicorn's protocol: websockets' own, open, and a transport that keeps each
+    write apart."""
 
-    def __init__(self) -> None:
-        self.conn = self
+    def __init__(self, extensions: list[Any] | None = None) -> None:
+        self.conn = ServerProtocol()
+        self.conn.state = State.OPEN
+        self.conn.extensions = extensions or []
         self.transport = self
-        self.buffered: list[bytes] = []
         self.writes: list[bytes] = []
         self.writable = asyncio.Event()
         self.writable.set()
         self.close_sent = self.disconnected = False
 
-    def send_text(self, data: bytes) -> None:
-        self.buffered.append(b"<" + data + b">")
-
-    def data_to_send(self) -> list[bytes]:
-        out, self.buffered = self.buffered, []
-        return out
-
     def write(self, data: bytes) -> None:
         self.writes.append(data)
+
+    def frames(self) -> list[list[tuple[int, bytes]]]:
+        """Each write's frames: (first byte, payload)."""
+        return [_frames(data) for data in self.writes]
+
+
+def _frames(data: bytes) -> list[tuple[int, bytes]]:
+    buffer = io.BytesIO(data)
+    out = []
+    while buffer.tell() < len(data):
+        head = buffer.read(2)
+        size = head[1] & 0x7F
+        if size == 126:
+            size = struct.unpack("!H", buffer.read(2))[0]
+        elif size == 127:
+            size = struct.unpack("!Q", buffer.read(8))[0]
+        out.append((head[0], buffer.read(size)))
+    return out
+
+
+TEXT, PING = 0x81, 0x89
 
 
 async def test_a_held_frame_goes_out_with_the_next_one_in_one_write() -> None:
@@ -161,9 +182,10 @@ async def test_a_held_frame_goes_out_with_the_next_one_in_one_write() -> None:
     assert proto.writes == []  # framed, held
     mine.write("state")
     theirs.write("state")
-    assert proto.writes == [b"<ack><state>"] and other.writes == [b"<state>"]
+    assert proto.frames() == [[(TEXT, b"ack"), (TEXT, b"state")]]
+    assert other.frames() == [[(TEXT, b"state")]]
     await asyncio.sleep(0)
-    assert proto.writes == [b"<ack><state>"]  # the end of the turn finds nothing held
+    assert len(proto.writes) == 1  # the end of the turn finds nothing held
 
 
 async def test_a_held_frame_alone_goes_out_at_the_end_of_the_turn() -> None:
@@ -173,17 +195,47 @@ async def test_a_held_frame_alone_goes_out_at_the_end_of_the_turn() -> None:
     direct.hold("ack 2")
     assert proto.writes == []
     await asyncio.sleep(0)
-    assert proto.writes == [b"<ack><ack 2>"]
+    assert proto.frames() == [[(TEXT, b"ack"), (TEXT, b"ack 2")]]
 
 
 async def test_a_write_of_the_server_itself_takes_the_buffered_frames_first() -> None:
     proto = _Protocol()
     direct = Direct(proto)
     direct.hold("ack")
-    proto.send_text(b"ping")  # what uvicorn does for a keepalive ping: its own write, at once
-    proto.write(b"".join(proto.data_to_send()))
+    proto.conn.send_ping(b"x")  # what uvicorn does for a keepalive ping: its own write, at once
+    proto.write(b"".join(proto.conn.data_to_send()))
     await asyncio.sleep(0)
-    assert proto.writes == [b"<ack><ping>"]  # in order, and nothing written twice
+    direct.write("state")
+    # in order, nothing written twice, and the next frame on its own
+    assert proto.frames() == [[(TEXT, b"ack"), (PING, b"x")], [(TEXT, b"state")]]
+
+
+async def test_a_frame_is_the_bytes_websockets_would_write_whatever_its_size() -> None:
+    for text in ("", "a" * 125, "é" * 63, "a" * 126, "a" * 65535, "a" * 65536, "♠" * 30000):
+        proto, twin = _Protocol(), _Protocol()
+        Direct(proto).write(text)
+        twin.conn.send_text(text.encode())
+        assert proto.writes == [b"".join(twin.conn.data_to_send())], len(text.encode())
+
+
+async def test_a_compressed_connection_is_framed_by_websockets_itself() -> None:
+    def deflate() -> Any:
+        return PerMessageDeflate(False, False, 15, 15)
+
+    proto, twin = _Protocol([deflate()]), _Protocol([deflate()])
+    Direct(proto).write("state " * 50)
+    twin.conn.send_text(("state " * 50).encode())
+    sent = b"".join(twin.conn.data_to_send())
+    assert sent[0] & 0x40  # compressed (RSV1), and the same bytes
+    assert proto.writes == [sent]
+
+
+async def test_a_frame_for_a_closing_connection_raises_as_websockets_does() -> None:
+    proto = _Protocol()
+    proto.conn.state = State.CLOSING
+    with pytest.raises(InvalidState):
+        Direct(proto).write("state")
+    assert proto.writes == []
 
 
 async def test_a_refused_write_marks_the_connection_gone() -> None:
