@@ -26,9 +26,10 @@ A room's pace (``--pace 1``): instead of a closed loop, the seat whose turn it i
 second (jittered 0.5–1.5 s) before it plays, so each table makes about one move a second, as
 people do; ``--tables 1000 --pace 1`` is a thousand tables of four sockets. The bare server is
 paced the same way in the same run. ``cpu ms/move`` is the CPU seconds of every server process
-(and of the processes it started: its robots' workers) over the moves of the window;
-``KiB/conn`` the servers' resident memory (theirs too) gained from before the clients connected
-to the end, per connection.
+(and of the processes it started: its robots' workers) over the moves of the window, and
+``kernel ms/move`` the part of it spent in the kernel (the system calls: the sockets' writes
+and reads, the fsyncs); ``KiB/conn`` the servers' resident memory (theirs too) gained from
+before the clients connected to the end, per connection.
 
 Robot-heavy runs (``--robot-tables K``): K more tables, three robots (``--robot-level
 confirme`` by default, in the server's robot worker processes, ``--robot-workers``) and a person
@@ -97,6 +98,8 @@ class Stats:
     games: int = 0
     client_cpu: float = 0.0
     server_cpu: float = 0.0
+    #: of which in the kernel (the system calls: the sockets' writes and reads, the fsyncs)
+    server_kernel: float = 0.0
     memory: dict[str, int] = field(default_factory=dict)
     #: the servers' resident memory before the clients connected (MiB)
     rss_before: int = 0
@@ -174,13 +177,14 @@ class Proc:
                         out[key] += int(value.split()[0]) // 1024
         return out
 
-    def cpu(self) -> float:
-        """CPU seconds of the server and of the processes it started, while they run."""
+    def cpu(self, kernel: bool = False) -> float:
+        """CPU seconds of the server and of the processes it started, while they run
+        (``kernel``: only those spent in the kernel, in their system calls)."""
         total = 0
         for pid in family(self.p.pid):
             with contextlib.suppress(OSError):
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])
+                total += int(fields[12]) + (0 if kernel else int(fields[11]))
         return total / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
@@ -215,8 +219,8 @@ class Servers:
                 out[m[1]] = out.get(m[1], 0.0) + float(m[2])
         return out
 
-    def cpu(self) -> float:
-        return sum(p.cpu() for p in self.procs)
+    def cpu(self, kernel: bool = False) -> float:
+        return sum(p.cpu(kernel) for p in self.procs)
 
     def status(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -489,15 +493,17 @@ async def drive(
     await asyncio.sleep(warmup)
     counters = server.counters if isinstance(server, Servers) else dict
     crossed0 = await loop.run_in_executor(None, counters)
-    cpu0 = server.cpu()
+    cpu0, kernel0 = server.cpu(), server.cpu(kernel=True)
     measured_from = time.monotonic()
     await asyncio.sleep(seconds)
     server_cpu = server.cpu() - cpu0
+    server_kernel = server.cpu(kernel=True) - kernel0
     crossed = await loop.run_in_executor(None, counters)
     measured_to = time.monotonic()
     memory = server.status()
     total = Stats(
         server_cpu=server_cpu,
+        server_kernel=server_kernel,
         memory=memory,
         rss_before=rss_before,
         connections=len(seats),
@@ -691,6 +697,7 @@ def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]
         "server cpu %": 100 * stats.server_cpu / args.seconds,
         # CPU seconds of every server process over the moves made in the same window
         "cpu ms/move": 1000 * stats.server_cpu / max(1, stats.moves),
+        "kernel ms/move": 1000 * stats.server_kernel / max(1, stats.moves),
         "clients cpu %": 100 * stats.client_cpu / (args.seconds + args.warmup),
         "rss MiB": stats.memory.get("VmRSS", 0),
         "peak MiB": stats.memory.get("VmHWM", 0),
@@ -797,6 +804,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
     port = free_port()
     bare = Proc(
         [
+            # --pin: on the first core alone, as the first tablée server
+            *(["taskset", "-c", "0"] if args.pin else []),
             sys.executable,
             str(ROOT / "bench" / "bare_ws.py"),
             "--port",
@@ -880,7 +889,11 @@ def main() -> None:
         default=None,
         help="the tablée servers import the package from this folder (another tree's src/)",
     )
-    p.add_argument("--pin", action="store_true", help="each server process on a core of its own")
+    p.add_argument(
+        "--pin",
+        action="store_true",
+        help="each server process (the bare one too) on a core of its own",
+    )
     p.add_argument(
         "--affinity",
         action="store_true",
@@ -914,6 +927,7 @@ def main() -> None:
         "p99 ms",
         "server cpu %",
         "cpu ms/move",
+        "kernel ms/move",
         "clients cpu %",
         "rss MiB",
         "peak MiB",
