@@ -9,10 +9,11 @@ collected — for the load test to sum up over its measured window.
 from __future__ import annotations
 
 import gc
-import signal
 import sys
 import time
 from typing import Any
+
+from serving import serve
 
 
 def main() -> None:
@@ -27,20 +28,13 @@ def main() -> None:
             ms = (time.perf_counter() - started[0]) * 1000
             passes.append((time.monotonic(), info["generation"], ms, info["collected"]))
 
-    def stop(signum: int, frame: Any) -> None:
-        raise SystemExit(0)
-
-    gc.callbacks.append(timed)
-    # uvicorn restores this handler after its graceful shutdown and raises the signal again
-    signal.signal(signal.SIGTERM, stop)
-    from tablee.cli import main as tablee
-
-    try:
-        tablee(argv)
-    finally:
+    def write() -> None:
         with open(out, "w") as f:
             for at, gen, ms, collected in passes:
                 f.write(f"{at:.3f} {gen} {ms:.3f} {collected}\n")
+
+    gc.callbacks.append(timed)
+    serve(argv, write)
 
 
 if __name__ == "__main__":

@@ -7,26 +7,16 @@ when the server stops on SIGTERM.
 from __future__ import annotations
 
 import cProfile
-import signal
 import sys
-from typing import Any
+
+from serving import serve
 
 
 def main() -> None:
     out, argv = sys.argv[1], sys.argv[2:]
 
-    def stop(signum: int, frame: Any) -> None:
-        raise SystemExit(0)
-
-    # uvicorn restores this handler after its graceful shutdown and raises the signal again
-    signal.signal(signal.SIGTERM, stop)
-    from tablee.cli import main as tablee
-
     profile = cProfile.Profile()
-    try:
-        profile.runcall(tablee, argv)
-    finally:
-        profile.dump_stats(out)
+    serve(argv, lambda: profile.dump_stats(out), run=profile.runcall)
 
 
 if __name__ == "__main__":

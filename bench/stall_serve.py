@@ -17,11 +17,12 @@ window.
 from __future__ import annotations
 
 import gc
-import signal
 import sys
 import threading
 import time
 from typing import Any
+
+from serving import serve
 
 BEAT = 0.002
 LATE = 0.005
@@ -76,23 +77,16 @@ def main() -> None:
 
     uvicorn.Server.startup = timed_startup  # type: ignore[method-assign]
 
-    def stop(signum: int, frame: Any) -> None:
-        raise SystemExit(0)
-
-    gc.callbacks.append(collector)
-    # uvicorn restores this handler after its graceful shutdown and raises the signal again
-    signal.signal(signal.SIGTERM, stop)
-    from tablee.cli import main as tablee
-
-    try:
-        tablee(argv)
-    finally:
+    def write() -> None:
         stopping.set()
         with open(out, "w") as f:
             for at, lag in lags:
                 f.write(f"lag {at:.4f} {lag * 1000:.2f}\n")
             for at, stack in samples:
                 f.write(f"sample {at:.4f} {stack}\n")
+
+    gc.callbacks.append(collector)
+    serve(argv, write)
 
 
 if __name__ == "__main__":
