@@ -115,11 +115,13 @@ TAKEOVER_SECONDS = LEASE_SECONDS + 3.0
 #: a table is not handed to another home within this many seconds of its last change of home
 #: (or of a hand-over tried), whatever the presence says: the home cannot flap
 HAND_PAUSE = 5.0
-#: reads of a copy in one ``fresh`` while the home's relayed frames stay ahead of it: each read
-#: that a frame outran is one more chance; three were outrun on a busy machine by a table moving
-#: a few hundred times a second (a socket subscribing then started a version short: 1 run in 8
-#: of tests/cluster/test_home_follows.py's hand-over test under load, and once in a whole suite)
-FRESH_READS = 8
+#: reads of a copy in one ``fresh`` while the home's relayed frames stay ahead of it (a table
+#: moving hundreds of times a second can outrun them all): a socket subscribing is sent the frames
+#: kept meanwhile past its state, and a write on a copy still behind is refused by its version
+#: and made again on a fresh one
+FRESH_READS = 3
+#: frames relayed this long after a read of the copy are kept too (``LiveTable.relays``)
+KEEP_SECONDS = 2.0
 
 
 class Cluster(Coordination):
@@ -612,13 +614,19 @@ class Cluster(Coordination):
 
     async def fresh(self, live: LiveTable) -> None:
         # a frame relayed here while the copy was read is ahead of it again (the sockets here
-        # had it; a socket subscribing would start behind it and miss it): read again, a few
-        # times at most (frames that outrun every read: the client syncs on the gap)
-        for _ in range(FRESH_READS):
-            if self.leads(live) or not self._stale(live):
-                return
-            await self.host.catch_up(live)
-            self._checked[live.id] = time.monotonic()
+        # had it; a socket subscribing would start behind it): read again, a few times at most;
+        # the frames relayed meanwhile are kept, and such a socket is sent those past its state
+        live.relays = [f for f in live.relays if f.version > live.rec.version]
+        live.keeping = True
+        try:
+            for _ in range(FRESH_READS):
+                if self.leads(live) or not self._stale(live):
+                    return
+                await self.host.catch_up(live, relayed=True)
+                self._checked[live.id] = time.monotonic()
+        finally:
+            live.keeping = False
+            live.keep_until = time.monotonic() + KEEP_SECONDS
 
     async def reading(self, live: LiveTable) -> None:
         if not self.leads(live) and self._stale(live):

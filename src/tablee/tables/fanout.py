@@ -24,9 +24,9 @@ one it caught up with because its frames did not come.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -36,7 +36,7 @@ from tablee.fairness import HIDDEN, shuffle_info, spectator_mode
 from tablee.games import get_game
 from tablee.protocol import dumps
 
-from .live import JOURNAL_MAX, LiveTable, Subscriber, deal_history, utcnow
+from .live import JOURNAL_MAX, Frames, LiveTable, Subscriber, deal_history, utcnow
 from .records import BOT, EMPTY, FINISHED, PLAYER, PLAYING, TableRecord
 from .spectators import Delay, Moment, open_view
 
@@ -47,19 +47,9 @@ _NO_INFO_TAIL = ',"info":{}}'
 _OWN_KEYS = ("version", "deadline")
 
 
-@dataclass(frozen=True)
-class Frames:
-    """A change's frames as the table's home hands them to the other processes."""
-
-    version: int
-    #: the person sitting at each seat then (None: nobody, or a robot)
-    seats: list[int | None]
-    #: each seat's state without its ``info`` and closing brace (``None``: the spectators')
-    parts: dict[int | None, str]
-    #: the table's info, as it ends a state: ``',"info":{...}}'``
-    info: str
-    #: the info changed since the home's last change (else a state ends with ``"}"``)
-    info_changed: bool
+#: at most this many frames relayed around a read of a copy are kept for a socket subscribing on
+#: it (more: that socket syncs on the gap, as a client does whenever it sees one)
+KEPT_RELAYS = 16
 
 
 #: ``Coordination.relay``: (table, the change's frames, the processes to send them to)
@@ -92,7 +82,7 @@ class FanOut:
         """``sub`` watches ``live`` from now on (as its seat, if its player has one) and gets its
         state at once."""
         if sub not in live.subscribers:
-            live.subscribers[sub] = None
+            live.subscribers[sub] = live.rec.version
             live.info_dirty = True
             pid = sub.player_id
             if pid is not None:
@@ -102,7 +92,26 @@ class FanOut:
                     # others (a home elsewhere tells them, once it has read the presence)
                     self.tell(live, [], exclude=sub)
         sub.send(self.subscribed_text(live, self.seat_of(live, sub)))
-        live.shown = max(live.shown, live.rec.version)
+        self.sent_copy(live, sub)
+        if self.leads(live) or len(live.subscribers) == 1:
+            # nobody else here waits for frames up to the copy's version
+            live.shown = max(live.shown, live.rec.version)
+            live.untold = []
+
+    def sent_copy(self, live: LiveTable, sub: Subscriber) -> None:
+        """``sub`` was just sent its state of the copy here. Away from the home, the copy and
+        what the other subscribers here were shown (the relayed frames) may differ: read while
+        frames were relayed, it may be behind them (those kept past it are sent now: the other
+        sockets had them, and will not be sent them again) or ahead of them (those up to it,
+        still to come for the others, are not sent to ``sub``)."""
+        version = live.rec.version
+        live.subscribers[sub] = version
+        if live.shown > version:
+            for frames in live.relays:
+                if frames.version > version:
+                    part = self._relayed_part(frames, sub)
+                    if part is not None:
+                        sub.send(part + frames.info)
 
     def remove(self, live: LiveTable, sub: Subscriber) -> bool:
         if sub not in live.subscribers:
@@ -199,16 +208,27 @@ class FanOut:
         up) is not sent again."""
         if frames.version <= live.shown:
             return
-        live.shown = frames.version
+        version = live.shown = frames.version
+        if live.keeping or time.monotonic() < live.keep_until:
+            if len(live.relays) < KEPT_RELAYS:
+                live.relays.append(frames)
+        elif live.relays:
+            live.relays = []
+        if live.untold and version >= live.rec.version:
+            live.untold = []  # the moves the copy read ahead of the frames: all relayed now
         tail = frames.info if frames.info_changed or live.relay_due else "}"
         live.relay_due = False
+        for sub, since in list(live.subscribers.items()):
+            if version > since:  # else its state, of the copy read ahead, had this change
+                part = self._relayed_part(frames, sub)
+                if part is not None:
+                    sub.send(part + tail)
+
+    @staticmethod
+    def _relayed_part(frames: Frames, sub: Subscriber) -> str | None:
+        pid = sub.player_id
         seats = frames.seats
-        for sub in list(live.subscribers):
-            pid = sub.player_id
-            seat = seats.index(pid) if pid is not None and pid in seats else None
-            part = frames.parts.get(seat)
-            if part is not None:
-                sub.send(part + tail)
+        return frames.parts.get(seats.index(pid) if pid is not None and pid in seats else None)
 
     # -- what clients see ------------------------------------------------------------------------
 

@@ -88,6 +88,21 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclasses.dataclass(frozen=True)
+class Frames:
+    """A change's frames as the table's home hands them to the other processes."""
+
+    version: int
+    #: the person sitting at each seat then (None: nobody, or a robot)
+    seats: list[int | None]
+    #: each seat's state without its ``info`` and closing brace (``None``: the spectators')
+    parts: dict[int | None, str]
+    #: the table's info, as it ends a state: ``',"info":{...}}'``
+    info: str
+    #: the info changed since the home's last change (else a state ends with ``"}"``)
+    info_changed: bool
+
+
 class LiveTable:
     def __init__(self, rec: TableRecord, game: Game, state: Any, seq: int) -> None:
         self.rec = rec
@@ -96,7 +111,9 @@ class LiveTable:
         #: actions in the current game's log
         self.seq = seq
         self.lock = asyncio.Lock()
-        self.subscribers: dict[Subscriber, None] = {}
+        #: each subscriber, and the version of the state it was last sent alone (subscribing,
+        #: ``sync``): a change relayed from the home at or below it is not sent to it
+        self.subscribers: dict[Subscriber, int] = {}
         #: live subscriptions per player (several tabs are fine)
         self.presence: Counter[int] = Counter()
         #: since when each seated person not connected has been seen so (``fanout.info``)
@@ -137,6 +154,16 @@ class LiveTable:
         #: the next frames relayed from the table's home carry the info (a subscriber here was
         #: answered one that may not be the one they last told)
         self.relay_due = False
+        #: away from the home, the frames relayed while the copy was being read (``keeping``)
+        #: or shortly after (until ``keep_until``, monotonic: a subscription reads twice, the
+        #: lock let go between): the copy read may be behind them, and a socket subscribing on
+        #: it is sent those past its version after its state (the sockets here had them)
+        self.relays: list[Frames] = []
+        self.keeping = False
+        self.keep_until = 0.0
+        #: away from the home, the events of the home's moves the copy read ahead of their
+        #: relayed frames, not told here (the frames bring them); told if the frames never come
+        self.untold: list[Event] = []
         #: the state the answers below belong to
         self._known: Any = None
         self._to_act: tuple[int, ...] | None = None

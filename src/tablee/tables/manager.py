@@ -312,10 +312,11 @@ class TableManager:
         del self._tables[live.id]
         return True
 
-    async def catch_up(self, live: LiveTable) -> bool:
+    async def catch_up(self, live: LiveTable, relayed: bool = False) -> bool:
         """Under the table's lock: the copy catches up with the store, and its subscribers are
-        told. True if it was behind."""
-        return await self.pipeline.catch_up(live)
+        told (``relayed``: but the home's moves, whose frames come here). True if it was
+        behind."""
+        return await self.pipeline.catch_up(live, relayed)
 
     async def heard(self, table_id: int, version: int) -> None:
         """Another process committed ``version`` of the table: catch up if it is held here."""
@@ -348,7 +349,7 @@ class TableManager:
 
     async def _follow(self, live: LiveTable) -> None:
         async with live.lock:
-            await self.pipeline.catch_up(live)
+            await self.pipeline.catch_up(live, relayed=True)
 
     def banned_elsewhere(self, player_ids: Iterable[int]) -> None:
         for player_id in player_ids:
@@ -605,6 +606,8 @@ class TableManager:
         live = await self.get(table_id)
         await self.coordination.reading(live)
         sub.send(self.fanout.state_text(live, self.fanout.seat_of(live, sub)))
+        if sub in live.subscribers:
+            self.fanout.sent_copy(live, sub)
 
     def unsubscribe(self, sub: Subscriber, table_id: int) -> bool:
         live = self._tables.get(table_id)

@@ -154,11 +154,14 @@ class Pipeline:
             except Exception:
                 log.exception("a move hook failed")
 
-    def tell(self, live: LiveTable, events: list[Event]) -> None:
+    def tell(self, live: LiveTable, events: list[Event], show: bool = True) -> None:
         """After a change (made here or caught up with): the subscribers' states, the timer and
         the bots, and a finished table nobody watches leaves memory. Only what the subscribers
-        were not shown is told (away from the table's home, its frames bring them the rest)."""
-        if live.rec.version > live.shown:
+        were not shown is told (away from the table's home, its frames bring them the rest);
+        nothing, if not ``show``."""
+        if show and live.rec.version > live.shown:
+            if live.untold:
+                events, live.untold = live.untold + events, []
             self.fanout.tell(live, events)
         for hook in self.tell_hooks:
             try:
@@ -173,26 +176,41 @@ class Pipeline:
 
     # -- catching up -----------------------------------------------------------------------------
 
-    async def catch_up(self, live: LiveTable) -> bool:
+    async def catch_up(self, live: LiveTable, relayed: bool = False) -> bool:
         """Under the table's lock: catch up with what other processes wrote, and tell it. True if
-        the copy was behind."""
+        the copy was behind.
+
+        ``relayed``: the table's home relays its frames here. Its moves read before their frames
+        came are not told (they would reach the subscribers here as one state, the versions
+        between missing, and then their frames, too late): the frames still tell them, and a
+        subscriber sent this copy is not sent the frames it holds (``FanOut.sent_copy``). If
+        they never come, a catch-up without ``relayed`` (the poller's, for frames lost) tells
+        them."""
         before = live.rec.version
-        events = await self.reload(live)
+        events, moves_only = await self.reload(live)
         if live.rec.version == before:
+            if not relayed and live.rec.version > live.shown:
+                self.tell(live, [])  # the moves read ahead of frames that never came
             return False
         self.catch_ups += 1
-        self.tell(live, events)
+        if relayed and moves_only and live.subscribers:  # (frames come only if some watch)
+            live.untold += events
+            self.tell(live, events, show=False)
+        else:
+            self.tell(live, events)
         return True
 
-    async def reload(self, live: LiveTable) -> list[Event]:
+    async def reload(self, live: LiveTable) -> tuple[list[Event], bool]:
         """The table's row, and only the log rows after those this copy holds, up to the row's
         version (a move committed between the two reads waits for the next catch-up: applied on
         the older row, it would run the state ahead of the version clients see). Returns their
-        events."""
+        events, and whether every version read past those the subscribers here were shown is a
+        move of the same game (nothing else changed)."""
         same_game = live.state is not None and live.rec.status != WAITING
         rec, rows = await self.store.catch_up(live.rec, live.seq if same_game else 0)
         if rec is None or rec.version == live.rec.version:
-            return []
+            return [], False
+        moves_only = False
         events: list[Event] = []
         history: list[Event] = []
         if rec.status == WAITING:
@@ -203,6 +221,9 @@ class Pipeline:
             seen = [row for row in rows if row.version <= live.shown]
             state, seq, history = replay(rec, live.game, live.state, live.seq, seen)
             state, seq, events = replay(rec, live.game, state, seq, rows[len(seen) :])
+            moves_only = [row.version for row in rows[len(seen) :]] == list(
+                range(max(live.shown, live.rec.version) + 1, rec.version + 1)
+            )
             history = history + events
             live.remember_rows(rows)
         else:
@@ -213,4 +234,4 @@ class Pipeline:
         live.history += history
         if state is not None:
             live.log_rows(rows)
-        return events + told
+        return events + told, moves_only and not told

@@ -1,0 +1,161 @@
+"""Away from a table's home, a socket subscribing on a copy read while the home's frames streamed
+in: the frames relayed during the read are ahead of the copy (the other sockets here had them),
+and that socket is sent them after its state, so it misses no version."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from tablee.store import Store
+from tablee.tables import LiveTable, TableManager
+from tablee.tables.fanout import Frames
+from tests.serverkit import Database, OtherProcesses, Player, Server, ToyGame
+from tests.tables.test_broadcast import Recorder
+from tests.tables.test_stand_ins import Socket, _players, _store
+
+
+def _frames(version: int, seats: list[int | None]) -> Frames:
+    parts: dict[int | None, str] = {
+        seat: f'{{"type":"state","version":{version},"seat":{json.dumps(seat)}'
+        for seat in (*range(len(seats)), None)
+    }
+    return Frames(version, seats, parts, ',"info":{"relayed":true}}', False)
+
+
+def _watched(srv: Server) -> tuple[LiveTable, Recorder, Player]:
+    """A table of Alice and Bob, playing, watched by Alice's socket (sent nothing yet)."""
+    alice, bob = srv.player("Alice"), srv.player("Bob")
+    t = srv.stacked_table(alice, "contrecarte", 2, seed=5)
+    srv.post(f"/api/tables/{t['id']}/join", bob)
+    first = Recorder(alice.id)
+    srv.call(srv.manager.subscribe, first, t["id"])
+    first.texts.clear()
+    return srv.manager.cached(t["id"]), first, bob
+
+
+def test_a_socket_subscribing_on_a_copy_behind_relayed_frames_is_sent_those_past_it(
+    sqlite_db: Database,
+) -> None:
+    with Server(sqlite_db) as srv:
+        manager = srv.manager
+        live, first, bob = _watched(srv)
+        v = live.rec.version
+        seats = [live.rec.seats[s].player_id for s in range(2)]
+        # relayed while the copy was read, and just after (kept); then long after (dropped)
+        live.keeping = True
+        for version in (v + 1, v + 2):
+            manager.fanout.relayed(live, _frames(version, seats))
+        live.keeping = False
+        live.keep_until = time.monotonic() + 60
+        manager.fanout.relayed(live, _frames(v + 3, seats))
+        assert [json.loads(x)["version"] for x in first.texts] == [v + 1, v + 2, v + 3]
+        assert live.shown == v + 3 and [f.version for f in live.relays] == [v + 1, v + 2, v + 3]
+
+        # the copy is at v: Bob's new socket starts there and is sent v+1..v+3 as his seat
+        late = Recorder(bob.id)
+        manager.fanout.add(live, late)
+        sent = [json.loads(x) for x in late.texts]
+        assert [m["version"] for m in sent] == [v, v + 1, v + 2, v + 3]
+        assert "journal" in sent[0] and all(m["seat"] == seats.index(bob.id) for m in sent[1:])
+        assert all(m["info"] == {"relayed": True} for m in sent[1:])
+
+        # a copy caught up with the frames kept sends none of them
+        live.rec.version = v + 3
+        caught = Recorder(None)
+        manager.fanout.add(live, caught)
+        assert [json.loads(x)["version"] for x in caught.texts] == [v + 3]
+
+        # no read of the copy for a while: what is relayed then is not kept, nor what was
+        live.keep_until = 0.0
+        manager.fanout.relayed(live, _frames(v + 4, seats))
+        assert live.relays == []
+
+
+def test_a_socket_subscribing_on_a_copy_ahead_of_relayed_frames_is_not_sent_those_it_holds(
+    sqlite_db: Database,
+) -> None:
+    """The copy was read past the frames relayed so far (they are on their way): the socket
+    already there gets each version from its frame, the new one starts at the copy's version and
+    is sent only the frames past it."""
+    with Server(sqlite_db) as srv:
+        manager = srv.manager
+        live, first, bob = _watched(srv)
+        manager.fanout.leads = lambda live: False  # as away from the home
+        v = live.rec.version
+        seats = [live.rec.seats[s].player_id for s in range(2)]
+        # read ahead: the copy says v+2, the frames of v+1 and v+2 have not come yet
+        live.rec.version = v + 2
+        late = Recorder(bob.id)
+        manager.fanout.add(live, late)
+        assert live.shown == v and live.subscribers[late] == v + 2
+        for version in (v + 1, v + 2, v + 3):
+            manager.fanout.relayed(live, _frames(version, seats))
+        assert [json.loads(x)["version"] for x in first.texts] == [v + 1, v + 2, v + 3]
+        assert [json.loads(x)["version"] for x in late.texts] == [v + 2, v + 3]
+
+
+async def test_moves_read_ahead_of_their_frames_are_told_by_the_frames_not_by_the_copy(
+    database: Database, toy_game: ToyGame
+) -> None:
+    """Away from the home, a copy read while the home's frames are on their way: the moves it
+    read are not told as one state (a socket would miss the versions between), the frames tell
+    them one by one; if they never come, a catch-up told to (the poller's) does; anything but
+    moves (a player leaving) is told at once."""
+    first, second = await _store(database), Store(database.url, database.schema)
+    home = TableManager(first, broker=OtherProcesses(), bot_delay=3600)
+    away = TableManager(second, broker=OtherProcesses(), bot_delay=3600)
+    relayed: list[Frames] = []
+    home.fanout.watchers = lambda live: ("away",)
+    home.fanout.relay = lambda live, frames, to: relayed.append(frames)
+    away.fanout.leads = lambda live: False
+    try:
+        alice, bob = await _players(first, "Alice", "Bob")
+        at_home = await home.create_table(alice, "toy", 2, {"hand": 4}, seed=3)
+        tid = at_home.id
+        await home.join(bob, tid)
+        watcher = Socket(None)
+        await away.subscribe(watcher, tid)
+        copy = away.cached(tid)
+        assert copy is not None
+        v = copy.rec.version
+        watcher.sent.clear()
+        relayed.clear()
+
+        async def move() -> None:
+            seat = at_home.to_act()[0]
+            player = alice if at_home.rec.seats[seat].player_id == alice.id else bob
+            await home.act(player, tid, at_home.legal(seat)[0])
+
+        await move()
+        await move()
+        async with copy.lock:
+            assert await away.catch_up(copy, relayed=True)
+        assert copy.rec.version == v + 2 and watcher.sent == []
+        late = Socket(None)
+        away.fanout.add(copy, late)  # under the lock, on the copy just read (as Cluster.fresh)
+        for frames in relayed:
+            away.relayed(copy, frames)
+        assert [m["version"] for m in watcher.sent] == [v + 1, v + 2]
+        assert all(len(m["events"]) == 1 for m in watcher.sent)
+        assert [m["version"] for m in late.sent] == [v + 2]
+        assert copy.untold == []
+
+        # frames lost: the poller's catch-up tells the move, with its event
+        await move()
+        async with copy.lock:
+            await away.catch_up(copy, relayed=True)
+            assert len(watcher.sent) == 2
+            await away.catch_up(copy)
+        assert watcher.sent[-1]["version"] == v + 3 and len(watcher.sent[-1]["events"]) == 1
+
+        # a seat change is told at once
+        await home.leave(bob, tid)
+        async with copy.lock:
+            await away.catch_up(copy, relayed=True)
+        assert watcher.events("player_left")
+    finally:
+        await home.close()
+        await away.close()
+        await first.close()
+        await second.close()
