@@ -616,7 +616,8 @@ class Cluster(Coordination):
         # a frame relayed here while the copy was read is ahead of it again (the sockets here
         # had it; a socket subscribing would start behind it): read again, a few times at most;
         # the frames relayed meanwhile are kept, and such a socket is sent those past its state
-        live.relays = [f for f in live.relays if f.version > live.rec.version]
+        if live.relays:
+            live.relays = [f for f in live.relays if f.version > live.rec.version]
         live.keeping = True
         try:
             for _ in range(FRESH_READS):

@@ -209,10 +209,12 @@ class FanOut:
         if frames.version <= live.shown:
             return
         version = live.shown = frames.version
-        if live.keeping or time.monotonic() < live.keep_until:
+        if live.keeping or (live.keep_until and time.monotonic() < live.keep_until):
             if len(live.relays) < KEPT_RELAYS:
                 live.relays.append(frames)
-        elif live.relays:
+        elif live.keep_until or live.relays:
+            # the window after the last read has passed: nothing kept, no clock read per frame
+            live.keep_until = 0.0
             live.relays = []
         if live.untold and version >= live.rec.version:
             live.untold = []  # the moves the copy read ahead of the frames: all relayed now
