@@ -1,6 +1,6 @@
 """What a connected socket costs the server: the objects the garbage collector tracks for it (each
 walked by a sweep of the heap, ``api/heap.py``), its memory blocks, and the CPU of its handshake,
-``hello`` and ``subscribe`` (run by hand).
+``hello`` and ``subscribe``, and what it adds to a full pass of the collector (run by hand).
 
 The app runs under uvicorn (uvloop) in this process, on SQLite, with ``--sockets`` sockets at
 tables of four (``bench/load.py``'s set-up); the clients connect from a process of their own, so
@@ -56,9 +56,16 @@ def _clients(uri: str, seats: list[Seat], ready: Any, done: Any) -> None:
     asyncio.run(run())
 
 
-def _count() -> tuple[int, int]:
+def _count() -> tuple[int, int, float]:
+    """The objects the collector tracks, the memory blocks, and the seconds of a full pass (a
+    sweep of the heap walks them all), the best of three."""
     gc.collect()
-    return len(gc.get_objects()), sys.getallocatedblocks()
+    seconds = []
+    for _ in range(3):
+        started = time.perf_counter()
+        gc.collect()
+        seconds.append(time.perf_counter() - started)
+    return len(gc.get_objects()), sys.getallocatedblocks(), min(seconds)
 
 
 def measure(sockets: int) -> dict[str, float]:
@@ -94,7 +101,7 @@ def measure(sockets: int) -> dict[str, float]:
         clients = ctx.Process(
             target=_clients, args=(f"ws://127.0.0.1:{port}/ws", seats, ready, done)
         )
-        objects, blocks = _count()
+        objects, blocks, sweep = _count()
         cpu = _cpu()
         clients.start()
         while not ready.wait(1):
@@ -102,7 +109,7 @@ def measure(sockets: int) -> dict[str, float]:
                 raise RuntimeError("a client failed before every socket subscribed")
         cpu = _cpu() - cpu
         time.sleep(0.5)  # the last answers written
-        objects_after, blocks_after = _count()
+        objects_after, blocks_after, sweep_after = _count()
         done.set()
         clients.join()
         server.should_exit = True
@@ -111,6 +118,7 @@ def measure(sockets: int) -> dict[str, float]:
         "objects/socket": (objects_after - objects) / len(seats),
         "blocks/socket": (blocks_after - blocks) / len(seats),
         "cpu ms/socket": 1000 * cpu / len(seats),
+        "sweep µs/socket": 1e6 * (sweep_after - sweep) / len(seats),
     }
 
 

@@ -76,6 +76,12 @@ def test_frames_go_straight_to_the_transport_then_queue_behind_a_full_one_in_ord
             assert json.loads(_server_text(s))["type"] == "welcome"
             (conn,) = sockets
             assert conn._direct is not None, "uvicorn's transport was not found under the socket"
+            # an idle socket keeps neither a writer task nor the handshake's request and response
+            # (each object of theirs walked by every sweep of the heap)
+            assert conn._writer_task is None
+            proto = conn._direct._proto
+            assert proto.handshake_complete
+            assert proto.request is None and proto.response is None
             # answers of 60 kB each that the client does not read: more than the sockets' buffers
             # and the transport's hold, so the rest waits in the connection's queue
             pad = "x" * 60000
@@ -85,9 +91,17 @@ def test_frames_go_straight_to_the_transport_then_queue_behind_a_full_one_in_ord
             while not conn._queue and time.monotonic() < deadline:
                 time.sleep(0.01)
             assert conn._queue, "the frames never had to wait for the client"
+            assert conn._writer_task is not None, "frames queued with no writer to hand them on"
             ids = [json.loads(_server_text(s))["id"] for _ in range(pings)]
             assert ids == [f"{i}-{pad}" for i in range(pings)]
             assert not conn._closing
+            deadline = time.monotonic() + 10
+            while conn._writer_task is not None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert conn._writer_task is None, "the writer outlived the queue it drained"
+            # and the socket still answers, straight from the transport
+            s.sendall(_frame(json.dumps({"type": "ping", "id": "after"})))
+            assert json.loads(_server_text(s))["id"] == "after"
         finally:
             s.close()
 
@@ -119,9 +133,10 @@ async def test_a_frame_sent_while_the_writer_holds_one_goes_out_after_it() -> No
     conn = Connection(cast(Any, None), cast(Any, None), cast(Any, None), Settings())
     transport = _Transport()
     conn._direct = cast(Any, transport)
-    writer = asyncio.create_task(conn._writer())
     try:
-        conn.send("first")  # the transport is full: queued, and the writer waits with it
+        conn.send("first")  # the transport is full: queued, and a writer started to wait with it
+        writer = conn._writer_task
+        assert writer is not None
         await asyncio.sleep(0)
         assert conn._holding and not transport.written
         transport.open.set()  # it drained: the writer is woken, but has not run yet
@@ -130,10 +145,13 @@ async def test_a_frame_sent_while_the_writer_holds_one_goes_out_after_it() -> No
         for _ in range(5):
             await asyncio.sleep(0)
         assert transport.written == ["first", "second", "third"]
+        assert writer.done() and conn._writer_task is None, "the writer outlived its queue"
         conn.send("fourth")  # nothing waits any more: straight to the transport
         assert transport.written[-1] == "fourth" and not conn._queue
+        assert conn._writer_task is None
     finally:
-        writer.cancel()
+        if conn._writer_task is not None:
+            conn._writer_task.cancel()
 
 
 class _Protocol:

@@ -7,10 +7,11 @@ with a token nobody holds, which closes the connection with a reason.
 The tables layer hands a connection texts and never waits: under uvicorn's sans-I/O WebSocket
 protocol a text goes straight into the socket's transport as a frame (``Direct``; an ``ack``
 shares the write of the state that follows it), which buffers what the kernel does not take at
-once; once that buffer is full (the transport paused its writer) the texts queue, and the
-connection's writer task hands them on as the client reads. So a slow
-client never holds up a table, and a client too slow to drain its queue is disconnected. Under
-another server (the tests' client) every text goes through the ASGI ``send`` by the writer task.
+once; once that buffer is full (the transport paused its writer) the texts queue, and a writer
+task, started then and ended when the queue is empty, hands them on as the client reads. So a
+slow client never holds up a table, and a client too slow to drain its queue is disconnected.
+Under another server (the tests' client) every text goes through the ASGI ``send`` by a writer
+task that lives as long as the connection.
 """
 
 from __future__ import annotations
@@ -127,6 +128,19 @@ class Direct:
         """The direct writer of ``ws``'s connection, if the server's protocol is one this knows."""
         proto = _protocol(ws, _is_sansio)
         return None if proto is None else cls(proto)
+
+    def drop_handshake(self) -> None:
+        """Lets the opening handshake's request and response go. uvicorn keeps both on the
+        protocol for the connection's life but reads them only until the ``accept`` is sent;
+        with their headers (a list for each header's name, one for all) they were about a fifth
+        of the objects the collector tracks for a socket, each walked by every sweep of the heap
+        (``heap.py``, ``bench/sockets.py``)."""
+        proto = self._proto
+        if getattr(proto, "handshake_complete", False) is not True:
+            return
+        for name in ("request", "response"):
+            if hasattr(proto, name):
+                setattr(proto, name, None)
 
     def ready(self) -> bool:
         """A frame written now goes out in order and is not buffered beyond the transport's high
@@ -302,6 +316,11 @@ class Connection:
 
     def _put(self, item: str | _Close) -> None:
         self._queue.append(item)
+        if self._writer_task is None:
+            # under ``Direct``, a task only while something waits (a full transport, a close):
+            # an idle socket keeps no task, coroutine and future for the heap's sweeps to walk
+            self._writer_task = asyncio.create_task(self._writer())
+            return
         wake = self._wake
         if wake is not None:
             self._wake = None
@@ -386,6 +405,10 @@ class Connection:
         queue = self._queue
         while True:
             if not queue:
+                if self._direct is not None:
+                    # the next text is written at once, or starts another writer
+                    self._writer_task = None
+                    return
                 wake = self._wake = asyncio.get_running_loop().create_future()
                 await wake
                 continue
@@ -417,7 +440,7 @@ class Connection:
         direct = self._direct = Direct.under(self.ws)
         if direct is not None:
             direct.lost = self._lost
-        writer = self._writer_task = asyncio.create_task(self._writer())
+            direct.drop_handshake()
         #: messages handled since this loop last let the others run
         burst = 0
         try:
@@ -463,11 +486,14 @@ class Connection:
             self.tables.clear()
             if self.chat is not None:
                 self.chat.unsubscribe_lobby(self)
-            if not writer.done():
-                self.close(CloseCode.NORMAL, "bye")
-                with contextlib.suppress(BaseException):
-                    await asyncio.wait_for(writer, 2)
-            writer.cancel()
+            if not self._done:
+                self.close(CloseCode.NORMAL, "bye")  # nothing if closing already
+            writer = self._writer_task
+            if writer is not None:
+                if not self._done:
+                    with contextlib.suppress(BaseException):
+                        await asyncio.wait_for(writer, 2)
+                writer.cancel()
 
     # -- one message -----------------------------------------------------------------------------
 
