@@ -29,7 +29,10 @@ paced the same way in the same run. ``cpu ms/move`` is the CPU seconds of every 
 (and of the processes it started: its robots' workers) over the moves of the window, and
 ``kernel ms/move`` the part of it spent in the kernel (the system calls: the sockets' writes
 and reads, the fsyncs); ``KiB/conn`` the servers' resident memory (theirs too) gained from
-before the clients connected to the end, per connection.
+before the clients connected to the end, per connection. The tablée row ends with the
+window's group commits, read from the servers' ``/metrics`` (``tablee_store_commit_seconds``):
+how many, their mean, the bound of the histogram bucket that holds their 99th percentile, and
+the writes each carried — the database's share of a move's way, the thread's hand-over included.
 
 Robot-heavy runs (``--robot-tables K``): K more tables, three robots (``--robot-level
 confirme`` by default, in the server's robot worker processes, ``--robot-workers``) and a person
@@ -113,6 +116,9 @@ class Stats:
     connections: int = 0
     #: several processes: the cluster counters' growth over the window (moves forwarded...)
     crossed: dict[str, float] = field(default_factory=dict)
+    #: the group commits of the window: their count, mean and 99th percentile's bucket bound
+    #: (ms), and writes each (empty: the server does not tell them)
+    commits: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -206,7 +212,9 @@ class Servers:
         self.metrics_token = metrics_token
 
     def counters(self) -> dict[str, float]:
-        """The cluster counters of every process, added up (empty without a metrics token)."""
+        """The cluster counters of every process and their group commits' (``commit le=B``:
+        the commits of at most B seconds, ``commit sum``, ``commit writes``), added up (empty
+        without a metrics token; a tree without the commit metrics has none of those)."""
         out: dict[str, float] = {}
         if not self.metrics_token:
             return out
@@ -217,6 +225,13 @@ class Servers:
                 r'^tablee_cluster_messages_total\{kind="(\w+)"\} (\S+)$', text, re.M
             ):
                 out[m[1]] = out.get(m[1], 0.0) + float(m[2])
+            for m in re.finditer(
+                r'^tablee_store_commit_seconds_(bucket\{le="([^"]+)"\}|sum) (\S+)$', text, re.M
+            ):
+                key = f"commit le={m[2]}" if m[2] else "commit sum"
+                out[key] = out.get(key, 0.0) + float(m[3])
+            for m in re.finditer(r"^tablee_store_writes_total (\S+)$", text, re.M):
+                out["commit writes"] = out.get("commit writes", 0.0) + float(m[1])
         return out
 
     def cpu(self, kernel: bool = False) -> float:
@@ -492,6 +507,7 @@ async def drive(
     go.set()
     await asyncio.sleep(warmup)
     counters = server.counters if isinstance(server, Servers) else dict
+    grown: dict[str, float] = {}
     crossed0 = await loop.run_in_executor(None, counters)
     cpu0, kernel0 = server.cpu(), server.cpu(kernel=True)
     measured_from = time.monotonic()
@@ -500,6 +516,7 @@ async def drive(
     server_kernel = server.cpu(kernel=True) - kernel0
     crossed = await loop.run_in_executor(None, counters)
     measured_to = time.monotonic()
+    grown = {k: v - crossed0.get(k, 0.0) for k, v in crossed.items()}
     memory = server.status()
     total = Stats(
         server_cpu=server_cpu,
@@ -508,9 +525,8 @@ async def drive(
         rss_before=rss_before,
         connections=len(seats),
         window=(measured_from, measured_to),
-        crossed={
-            k: v - crossed0.get(k, 0.0) for k, v in crossed.items() if v - crossed0.get(k, 0.0)
-        },
+        crossed={k: v for k, v in grown.items() if v and not k.startswith("commit")},
+        commits=_commits(grown),
     )
     for _ in workers:
         part: Stats = await loop.run_in_executor(None, results.get)
@@ -531,6 +547,23 @@ async def drive(
 def _raise_fd_limit() -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _commits(grown: dict[str, float]) -> dict[str, float]:
+    """The window's group commits, from the growth of the commit counters (``counters``)."""
+    buckets = sorted(
+        (float(k.removeprefix("commit le=")), v) for k, v in grown.items() if "le=" in k
+    )
+    if not buckets or not buckets[-1][1]:
+        return {}
+    count = buckets[-1][1]  # le=+Inf
+    p99 = next(le for le, n in buckets if n >= 0.99 * count)
+    return {
+        "count": count,
+        "mean ms": 1000 * grown.get("commit sum", 0.0) / count,
+        "p99 ms ≤": 1000 * p99,
+        "writes each": grown.get("commit writes", 0.0) / count,
+    }
 
 
 async def setup_tablee(bases: list[str], tables: int, players: int, game: str) -> list[Seat]:
@@ -710,6 +743,7 @@ def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]
         "subscribed": sorted(stats.subscribed),
         "crowd s": stats.crowd[1] - stats.crowd[0],
         "crossed": {k: round(v) for k, v in sorted(stats.crossed.items())},
+        "commits": stats.commits,
     }
 
 
@@ -726,9 +760,9 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             if schema is not None:
                 env["TABLEE_DATABASE_SCHEMA"] = schema
             env["TABLEE_ROBOT_WORKERS"] = str(args.robot_workers)
+            # the cluster and commit counters are read at the window's ends
+            env["TABLEE_METRICS_TOKEN"] = f"bench-{os.getpid()}"
             if args.redis_url:
-                # the cluster counters are read at the window's ends
-                env["TABLEE_METRICS_TOKEN"] = f"bench-{os.getpid()}"
                 env["TABLEE_REDIS_URL"] = args.redis_url
                 env["TABLEE_REDIS_PREFIX"] = f"bench{os.getpid()}{n}"
             if args.server_src:
@@ -954,6 +988,10 @@ def main() -> None:
                 ),
                 f"robot moves/s={_fmt(r['robot moves/s'])}" if "robot moves/s" in r else "",
                 f"in the window: {r['crossed']}" if r["crossed"] else "",
+                "commits: {count:.0f}, mean {mean ms:.2f} ms, 99 % within {p99 ms ≤:.1f} ms,"
+                " {writes each:.2f} writes each".format_map(r["commits"])
+                if r["commits"]
+                else "",
             )
         if len(rows) < 2:
             continue

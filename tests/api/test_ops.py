@@ -126,6 +126,36 @@ def test_metrics_count_tables_sockets_moves_latency_and_errors_by_code(
         assert sample(m, "tablee_admin_actions_total", action="table.inspect") == 1
 
 
+def test_metrics_time_each_group_commit_and_count_the_writes_it_carried(
+    sqlite_db: Database, toy_game: ToyGame
+) -> None:
+    with Server(sqlite_db, admin_token=TOKEN) as srv:
+        alice, bob = srv.player("Alice"), srv.player("Bob")
+        t = srv.create_table(alice, game="toy", players=2)
+        srv.post(f"/api/tables/{t['id']}/join", bob)
+        before = metrics(srv)
+        with srv.ws(alice) as wa, srv.ws(bob) as wb:
+            conns = {0: wa, 1: wb}
+            for _ in range(3):
+                seat = wa.sync(t["id"])["to_act"][0]
+                play(conns[seat], t["id"])
+        m = metrics(srv)
+    store = srv.app.state.store
+
+    def grown(name: str, **labels: str) -> float:
+        return sample(m, name, **labels) - sample(before, name, **labels)
+
+    # three moves, each acknowledged after its commit: three writes at least, in as many
+    # transactions as the store made, each timed
+    writes = grown("tablee_store_writes_total")
+    commits = grown("tablee_store_commit_seconds_count")
+    assert writes >= 3 and 1 <= commits <= writes
+    assert sample(m, "tablee_store_writes_total") == store.writes
+    assert sample(m, "tablee_store_commit_seconds_count") == store.commits
+    assert sample(m, "tablee_store_commit_seconds_bucket", le="+Inf") == store.commits
+    assert 0 < grown("tablee_store_commit_seconds_sum") < 60
+
+
 def test_each_app_has_its_own_metrics(sqlite_db: Database, toy_game: ToyGame) -> None:
     with Server(sqlite_db, admin_token=TOKEN) as one, Server(sqlite_db, admin_token=TOKEN) as two:
         alice, bob = one.player("Alice"), one.player("Bob")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -470,6 +470,12 @@ class Store:
     def writes(self) -> int:
         """Table writes since start-up (each in one of ``commits``)."""
         return self._writes.writes
+
+    @property
+    def commit_hooks(self) -> list[Callable[[float, int], None]]:
+        """Told of each group commit of table writes: its seconds and its writes
+        (``/metrics``)."""
+        return self._writes.commit_hooks
 
     async def save_table(
         self, t: TableRecord, expected_version: int, seats: bool = True, fence: int | None = None

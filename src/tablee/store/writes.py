@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -18,6 +20,8 @@ from tablee.tables.records import FINISHED, PLAYER, LoggedAction, TableRecord
 
 from . import models as m
 from . import ratings
+
+log = logging.getLogger("tablee.store")
 
 #: most table writes committed together
 BATCH = 256
@@ -160,6 +164,9 @@ class TableWriter:
         #: group commit counters: transactions, and table writes they carried
         self.commits = 0
         self.writes = 0
+        #: told of each group commit: its seconds (from its start to its writes' outcome, the
+        #: hand-over to the database's thread or the round trip included) and its writes
+        self.commit_hooks: list[Callable[[float, int], None]] = []
 
     async def close(self) -> None:
         if self._task is not None:
@@ -188,10 +195,17 @@ class TableWriter:
             self.commits += 1
             self.writes += len(batch)
             writes = [w for w, _ in batch]
+            started = time.perf_counter()
             try:
                 outcome = await self._commit_all(writes)
             except Exception:
                 outcome = await self._each_alone(writes)
+            elapsed = time.perf_counter() - started
+            for hook in self.commit_hooks:
+                try:
+                    hook(elapsed, len(batch))
+                except Exception:
+                    log.exception("a commit hook failed")
             for (_, future), error in zip(batch, outcome, strict=True):
                 if future.done():
                     continue
