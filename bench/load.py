@@ -32,7 +32,9 @@ and reads, the fsyncs); ``KiB/conn`` the servers' resident memory (theirs too) g
 before the clients connected to the end, per connection. The tablée row ends with the
 window's group commits, read from the servers' ``/metrics`` (``tablee_store_commit_seconds``):
 how many, their mean, the bound of the histogram bucket that holds their 99th percentile, and
-the writes each carried — the database's share of a move's way, the thread's hand-over included.
+the writes each carried — the database's share of a move's way, the thread's hand-over included
+— and the same of the players' moves from their arrival to their commit
+(``tablee_action_seconds``): the server's share of act → state but the frames' way in and out.
 
 Robot-heavy runs (``--robot-tables K``): K more tables, three robots (``--robot-level
 confirme`` by default, in the server's robot worker processes, ``--robot-workers``) and a person
@@ -229,6 +231,15 @@ class Servers:
                 r'^tablee_store_commit_seconds_(bucket\{le="([^"]+)"\}|sum) (\S+)$', text, re.M
             ):
                 key = f"commit le={m[2]}" if m[2] else "commit sum"
+                out[key] = out.get(key, 0.0) + float(m[3])
+            # the players' moves, from their arrival to their commit
+            for m in re.finditer(
+                r'^tablee_action_seconds_(bucket\{le="([^"]+)",source="player"\}'
+                r'|sum\{source="player"\}) (\S+)$',
+                text,
+                re.M,
+            ):
+                key = f"commit move le={m[2]}" if m[2] else "commit move sum"
                 out[key] = out.get(key, 0.0) + float(m[3])
             for m in re.finditer(r"^tablee_store_writes_total (\S+)$", text, re.M):
                 out["commit writes"] = out.get("commit writes", 0.0) + float(m[1])
@@ -549,20 +560,34 @@ def _raise_fd_limit() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def _commits(grown: dict[str, float]) -> dict[str, float]:
-    """The window's group commits, from the growth of the commit counters (``counters``)."""
+def _histogram(grown: dict[str, float], name: str) -> tuple[float, float, float] | None:
+    """A histogram's growth (``counters``' ``NAME le=B`` and ``NAME sum``): its count, mean
+    and the bound of the bucket holding its 99th percentile (None: nothing in the window)."""
     buckets = sorted(
-        (float(k.removeprefix("commit le=")), v) for k, v in grown.items() if "le=" in k
+        (float(k.removeprefix(f"{name} le=")), v)
+        for k, v in grown.items()
+        if k.startswith(f"{name} le=")
     )
     if not buckets or not buckets[-1][1]:
-        return {}
+        return None
     count = buckets[-1][1]  # le=+Inf
     p99 = next(le for le, n in buckets if n >= 0.99 * count)
+    return count, grown.get(f"{name} sum", 0.0) / count, p99
+
+
+def _commits(grown: dict[str, float]) -> dict[str, float]:
+    """The window's group commits and the players' moves from their arrival to their commit
+    (the server's side of act → state), from the growth of the counters (``counters``)."""
+    commits, moves = _histogram(grown, "commit"), _histogram(grown, "commit move")
+    if commits is None or moves is None:
+        return {}
     return {
-        "count": count,
-        "mean ms": 1000 * grown.get("commit sum", 0.0) / count,
-        "p99 ms ≤": 1000 * p99,
-        "writes each": grown.get("commit writes", 0.0) / count,
+        "count": commits[0],
+        "mean ms": 1000 * commits[1],
+        "p99 ms ≤": 1000 * commits[2],
+        "writes each": grown.get("commit writes", 0.0) / commits[0],
+        "move mean ms": 1000 * moves[1],
+        "move p99 ms ≤": 1000 * moves[2],
     }
 
 
@@ -988,8 +1013,9 @@ def main() -> None:
                 ),
                 f"robot moves/s={_fmt(r['robot moves/s'])}" if "robot moves/s" in r else "",
                 f"in the window: {r['crossed']}" if r["crossed"] else "",
-                "commits: {count:.0f}, mean {mean ms:.2f} ms, 99 % within {p99 ms ≤:.1f} ms,"
-                " {writes each:.2f} writes each".format_map(r["commits"])
+                "a move's arrival to its commit: mean {move mean ms:.2f} ms, 99 % within"
+                " {move p99 ms ≤:.1f} ms; commits: {count:.0f}, mean {mean ms:.2f} ms, 99 %"
+                " within {p99 ms ≤:.1f} ms, {writes each:.2f} writes each".format_map(r["commits"])
                 if r["commits"]
                 else "",
             )
