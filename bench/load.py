@@ -243,6 +243,9 @@ class Servers:
                 out[key] = out.get(key, 0.0) + float(m[3])
             for m in re.finditer(r"^tablee_store_writes_total (\S+)$", text, re.M):
                 out["commit writes"] = out.get("commit writes", 0.0) + float(m[1])
+            # a sweep of the whole heap holds its process for its length (``api/heap.py``)
+            for m in re.finditer(r"^tablee_heap_sweeps_total (\S+)$", text, re.M):
+                out["commit sweeps"] = out.get("commit sweeps", 0.0) + float(m[1])
         return out
 
     def cpu(self, kernel: bool = False) -> float:
@@ -588,6 +591,7 @@ def _commits(grown: dict[str, float]) -> dict[str, float]:
         "writes each": grown.get("commit writes", 0.0) / commits[0],
         "move mean ms": 1000 * moves[1],
         "move p99 ms ≤": 1000 * moves[2],
+        "heap sweeps": grown.get("commit sweeps", 0.0),
     }
 
 
@@ -1015,7 +1019,8 @@ def main() -> None:
                 f"in the window: {r['crossed']}" if r["crossed"] else "",
                 "a move's arrival to its commit: mean {move mean ms:.2f} ms, 99 % within"
                 " {move p99 ms ≤:.1f} ms; commits: {count:.0f}, mean {mean ms:.2f} ms, 99 %"
-                " within {p99 ms ≤:.1f} ms, {writes each:.2f} writes each".format_map(r["commits"])
+                " within {p99 ms ≤:.1f} ms, {writes each:.2f} writes each; sweeps of the heap:"
+                " {heap sweeps:.0f}".format_map(r["commits"])
                 if r["commits"]
                 else "",
             )
