@@ -200,3 +200,33 @@ async def test_a_group_whose_other_writes_fail_has_its_moves_written_once(
     assert now_a is not None and now_a.version == a.version + 1
     assert now_b is not None and now_b.version == b.version + 1
     assert [x.seq for x in await store.actions(a.id, 1)] == [1]
+
+
+async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_its_commit_back(
+    sqlite_db: Database,
+) -> None:
+    # each turn of the event loop a writer waits for is a millisecond or more under a room's
+    # pace: the writers of a batch of moves are told from the thread's completion callback, so
+    # they resume in the very next turn, before the group commit's own task (which tells the
+    # commit hooks) and not a turn after it
+    store = Store(sqlite_db.url, sqlite_db.schema)
+    await store.migrate()
+    try:
+        t = await _playing(store, 3)
+        events: list[str] = []
+        told: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def hook(seconds: float, writes: int) -> None:
+            events.append(f"commit of {writes}")
+            told.set_result(None)
+
+        store.commit_hooks.append(hook)
+        after, action = _move(t, 1)
+        await store.record_action(after, t.version, action)
+        events.append("writer resumed")
+        await asyncio.wait_for(told, 5)
+        assert events == ["writer resumed", "commit of 1"]
+        log = await store.actions(t.id, 1)
+        assert [a.seq for a in log] == [1]
+    finally:
+        await store.close()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import queue
 import sqlite3
 import threading
@@ -43,6 +44,7 @@ from .encoding import json_text
 from .writes import TABLE_CHANGES, DirectWriter, TableWrite, stale
 
 T = TypeVar("T")
+log = logging.getLogger("tablee.store")
 
 
 def driver_target(url: str) -> tuple[str, str] | None:
@@ -166,10 +168,25 @@ def _sqlite_log(r: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
-_Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[sqlite3.Connection], Any]]
+_Job = tuple[
+    asyncio.AbstractEventLoop,
+    "asyncio.Future[Any]",
+    Callable[[sqlite3.Connection], Any],
+    Callable[[Any], None] | None,
+]
 
 
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+def _settle(
+    future: asyncio.Future[Any],
+    result: Any,
+    error: BaseException | None,
+    then: Callable[[Any], None] | None = None,
+) -> None:
+    if error is None and then is not None:
+        try:
+            then(result)
+        except Exception:
+            log.exception("a completion callback failed")
     if future.done():  # its caller was cancelled: the work is done all the same
         return
     if error is None:
@@ -194,7 +211,7 @@ class SqliteThread:
         conn: sqlite3.Connection | None = None
         try:
             while (job := self._jobs.get()) is not None:
-                loop, future, work = job
+                loop, future, work, then = job
                 result: Any = None
                 error: BaseException | None = None
                 try:
@@ -204,18 +221,22 @@ class SqliteThread:
                 except BaseException as exc:
                     error = exc
                 with contextlib.suppress(RuntimeError):  # its event loop closed meanwhile
-                    loop.call_soon_threadsafe(_settle, future, result, error)
+                    loop.call_soon_threadsafe(_settle, future, result, error, then)
         finally:
             if conn is not None:
                 conn.close()
 
-    async def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def run(
+        self, work: Callable[[sqlite3.Connection], T], then: Callable[[T], None] | None = None
+    ) -> T:
+        """``work``'s result; ``then`` is called with it on the event loop as soon as the thread
+        hands it back, a turn of the loop before this coroutine's caller resumes."""
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
             self._thread.start()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put((loop, future, work))
+        self._jobs.put((loop, future, work, then))
         return await future
 
     async def close(self) -> None:
@@ -240,11 +261,21 @@ class SqliteMoves:
         conn.execute("PRAGMA foreign_keys=ON")
         return conn
 
-    async def commit(self, batch: Sequence[TableWrite]) -> list[BaseException | None]:
+    async def commit(
+        self,
+        batch: Sequence[TableWrite],
+        settle: Callable[[list[BaseException | None]], None] | None = None,
+    ) -> list[BaseException | None]:
         now = m.now()
         rows = [_row(w, now) for w in batch]
-        written = await self._thread.run(lambda conn: _sqlite_write(conn, rows))
-        return [None if ok else stale(w) for w, ok in zip(batch, written, strict=True)]
+
+        def outcome(written: list[bool]) -> list[BaseException | None]:
+            return [None if ok else stale(w) for w, ok in zip(batch, written, strict=True)]
+
+        # the writers are told in the thread's completion callback, not a turn later when this
+        # coroutine resumes: under a room's pace a turn of the loop is a millisecond or more
+        then = None if settle is None else (lambda written: settle(outcome(written)))
+        return outcome(await self._thread.run(lambda conn: _sqlite_write(conn, rows), then))
 
     async def close(self) -> None:
         await self._thread.close()
@@ -351,7 +382,13 @@ class PostgresMoves:
             self._loop = loop
         return conn
 
-    async def commit(self, batch: Sequence[TableWrite]) -> list[BaseException | None]:
+    async def commit(
+        self,
+        batch: Sequence[TableWrite],
+        settle: Callable[[list[BaseException | None]], None] | None = None,
+    ) -> list[BaseException | None]:
+        # ``settle`` is for a writer that learns the outcome before its caller resumes: here
+        # they are the same turn, and the caller settles the writes itself
         now = m.now()
         rows = [_row(w, now) for w in batch]
         conn = await self._connection()

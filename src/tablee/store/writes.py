@@ -131,9 +131,15 @@ def takes(w: TableWrite) -> bool:
 
 
 class DirectWriter(Protocol):
-    async def commit(self, batch: Sequence[TableWrite]) -> list[BaseException | None]:
+    async def commit(
+        self,
+        batch: Sequence[TableWrite],
+        settle: Callable[[list[BaseException | None]], None] | None = None,
+    ) -> list[BaseException | None]:
         """One transaction for ``batch`` (moves only, ``takes``, each of another table): the
-        error of each write (``StaleVersion``) or None; raises if none of it was written."""
+        error of each write (``StaleVersion``) or None; raises if none of it was written.
+        ``settle``, if the writer learns that outcome on the event loop before this coroutine
+        resumes, is called with it then."""
         ...
 
     async def close(self) -> None: ...
@@ -153,13 +159,16 @@ def stale(w: TableWrite) -> StaleVersion:
     return StaleVersion(f"table {w.table.id} is no longer at v{w.expected_version}")
 
 
+_Batch = list[tuple[TableWrite, "asyncio.Future[None]"]]
+
+
 class TableWriter:
     def __init__(self, engine: AsyncEngine, direct: DirectWriter | None = None) -> None:
         self.engine = engine
         #: writes the moves of a batch that touch nothing but their table and log rows
         #: (``direct.takes``) through the driver; None: every write goes through the engine
         self.direct = direct
-        self._pending: list[tuple[TableWrite, asyncio.Future[None]]] = []
+        self._pending: _Batch = []
         self._task: asyncio.Task[None] | None = None
         #: group commit counters: transactions, and table writes they carried
         self.commits = 0
@@ -196,8 +205,18 @@ class TableWriter:
             self.writes += len(batch)
             writes = [w for w, _ in batch]
             started = time.perf_counter()
+
+            def settle(outcome: list[BaseException | None], batch: _Batch = batch) -> None:
+                for (_, future), error in zip(batch, outcome, strict=True):
+                    if future.done():  # its caller was cancelled, or it was told already
+                        continue
+                    if error is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(error)
+
             try:
-                outcome = await self._commit_all(writes)
+                outcome = await self._commit_all(writes, settle)
             except Exception:
                 outcome = await self._each_alone(writes)
             elapsed = time.perf_counter() - started
@@ -206,17 +225,16 @@ class TableWriter:
                     hook(elapsed, len(batch))
                 except Exception:
                     log.exception("a commit hook failed")
-            for (_, future), error in zip(batch, outcome, strict=True):
-                if future.done():
-                    continue
-                if error is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(error)
+            settle(outcome)
 
-    async def _commit_all(self, batch: list[TableWrite]) -> list[BaseException | None]:
+    async def _commit_all(
+        self,
+        batch: list[TableWrite],
+        settle: Callable[[list[BaseException | None]], None] | None = None,
+    ) -> list[BaseException | None]:
         """The batch's moves through the direct writer (one transaction), the rest through the
-        engine (another): the error of each write (a stale one), or None."""
+        engine (another): the error of each write (a stale one), or None. A batch of moves
+        alone is passed to ``settle`` as soon as the direct writer knows its outcome."""
         direct = self.direct
         if direct is None:
             return await self._commit(batch)
@@ -227,7 +245,7 @@ class TableWriter:
         if not moves:
             return await self._commit(batch)
         if not others:
-            return await direct.commit(batch)
+            return await direct.commit(batch, settle)
         errors = dict(zip(map(id, moves), await direct.commit(moves), strict=True))
         # the moves are committed now: a failure of the others must not have them written again
         # (they would be found stale, having been written), so only the others go alone then
