@@ -90,6 +90,44 @@ async def test_a_direct_move_writes_the_values_the_sqlalchemy_path_writes(
     await direct.close()
 
 
+async def test_a_group_of_direct_moves_writes_the_values_the_sqlalchemy_path_writes(
+    store: Store, database: Database
+) -> None:
+    # a group is written by other statements than a move alone (PostgreSQL: the rows as arrays)
+    direct = direct_writer(database.url, database.schema)
+    assert direct is not None
+    engine_only = TableWriter(store._write_engine)
+    via_direct = TableWriter(store._write_engine, direct)
+    mine = [await _playing(store, 8) for _ in range(3)]
+    theirs = [await _playing(store, 8) for _ in range(3)]
+    changes: dict[str, Any] = {
+        "deadline": datetime(2026, 12, 1, 21, 0, 0, 654321, tzinfo=UTC),
+        "options": {"hand": 3, "name": "l'été \"fou\" ☺"},
+        "wins": [1, 0],
+        "away": {2: {"since": 4}},
+        "timeouts": [0, 2],
+        "turn_seconds": 12.5,
+    }
+    for writer, tables in ((engine_only, theirs), (via_direct, mine)):
+        writes = []
+        for t in tables:
+            after, move = _move(t, 1, **changes)
+            writes.append(writer.write(TableWrite(after, t.version, False, move)))
+        await asyncio.gather(*writes)
+    assert via_direct.commits == 1  # the three in one group
+    for a, b in zip(theirs, mine, strict=True):
+        (row_a, log_a), (row_b, log_b) = await _raw(store, a.id), await _raw(store, b.id)
+        _same_but_ids(row_a, row_b, {"id", "created_at", "updated_at"})
+        assert type(row_a["updated_at"]) is type(row_b["updated_at"])
+        assert len(log_a) == len(log_b) == 1
+        _same_but_ids(log_a[0], log_b[0], {"table_id"})
+        ra, rb = await store.table(a.id), await store.table(b.id)
+        assert ra is not None and rb is not None and rb.options == changes["options"]
+        assert dataclasses.replace(ra, id=rb.id, created_at=rb.created_at) == rb
+        assert await store.actions(a.id, 1) == await store.actions(b.id, 1)
+    await direct.close()
+
+
 async def test_a_stale_move_in_a_group_writes_nothing_and_the_others_are_written(
     store: Store,
 ) -> None:
