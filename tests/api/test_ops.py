@@ -34,6 +34,14 @@ def sample(m: dict[Any, float], name: str, **labels: str) -> float:
     return m.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
+def seated(srv: Server) -> tuple[Any, Any, dict[str, Any]]:
+    """Alice and Bob, and the toy table they sit at."""
+    alice, bob = srv.player("Alice"), srv.player("Bob")
+    t = srv.create_table(alice, game="toy", players=2)
+    srv.post(f"/api/tables/{t['id']}/join", bob)
+    return alice, bob, t
+
+
 def play(ws: WS, table: int) -> dict[str, Any]:
     st = ws.sync(table)
     answer = ws.act(table, st["legal"][0])
@@ -74,9 +82,7 @@ def test_metrics_count_tables_sockets_moves_latency_and_errors_by_code(
     sqlite_db: Database, toy_game: ToyGame
 ) -> None:
     with Server(sqlite_db, admin_token=TOKEN) as srv:
-        alice, bob = srv.player("Alice"), srv.player("Bob")
-        t = srv.create_table(alice, game="toy", players=2)
-        srv.post(f"/api/tables/{t['id']}/join", bob)
+        alice, bob, t = seated(srv)
         with srv.ws(alice) as wa, srv.ws(bob) as wb:
             m = metrics(srv)
             assert sample(m, "tablee_websockets") == 2
@@ -130,9 +136,7 @@ def test_metrics_time_each_group_commit_and_count_the_writes_it_carried(
     sqlite_db: Database, toy_game: ToyGame
 ) -> None:
     with Server(sqlite_db, admin_token=TOKEN) as srv:
-        alice, bob = srv.player("Alice"), srv.player("Bob")
-        t = srv.create_table(alice, game="toy", players=2)
-        srv.post(f"/api/tables/{t['id']}/join", bob)
+        alice, bob, t = seated(srv)
         before = metrics(srv)
         with srv.ws(alice) as wa, srv.ws(bob) as wb:
             conns = {0: wa, 1: wb}
@@ -158,9 +162,7 @@ def test_metrics_time_each_group_commit_and_count_the_writes_it_carried(
 
 def test_each_app_has_its_own_metrics(sqlite_db: Database, toy_game: ToyGame) -> None:
     with Server(sqlite_db, admin_token=TOKEN) as one, Server(sqlite_db, admin_token=TOKEN) as two:
-        alice, bob = one.player("Alice"), one.player("Bob")
-        t = one.create_table(alice, game="toy", players=2)
-        one.post(f"/api/tables/{t['id']}/join", bob)
+        alice, _, t = seated(one)
         with one.ws(alice) as wa:
             play(wa, t["id"])
         assert sample(metrics(one), "tablee_moves_total", game="toy", source="player") == 1

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from tablee.store import LoggedAction, StaleVersion, Store, TableRecord
 from tablee.store.direct import direct_writer
-from tablee.store.writes import TableWrite, TableWriter, takes
+from tablee.store.writes import DirectWriter, TableWrite, TableWriter, takes
 from tests.serverkit import Database
 from tests.store.kit import toy_table
 
@@ -35,6 +35,13 @@ def _move(t: TableRecord, seq: int, **table: Any) -> tuple[TableRecord, LoggedAc
     )
 
 
+def _writers(store: Store, database: Database) -> tuple[DirectWriter, TableWriter, TableWriter]:
+    """The database's direct writer, and a group commit without it and one with it."""
+    direct = direct_writer(database.url, database.schema)
+    assert direct is not None
+    return direct, TableWriter(store._write_engine), TableWriter(store._write_engine, direct)
+
+
 async def _raw(store: Store, table_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     async with store.engine.connect() as conn:
         row = (await conn.execute(text(f"SELECT * FROM tables WHERE id = {table_id}"))).mappings()
@@ -52,10 +59,7 @@ def _same_but_ids(a: dict[str, Any], b: dict[str, Any], skip: set[str]) -> None:
 async def test_a_direct_move_writes_the_values_the_sqlalchemy_path_writes(
     store: Store, database: Database
 ) -> None:
-    direct = direct_writer(database.url, database.schema)
-    assert direct is not None
-    engine_only = TableWriter(store._write_engine)
-    via_direct = TableWriter(store._write_engine, direct)
+    direct, engine_only, via_direct = _writers(store, database)
     a, b = await _playing(store, 7), await _playing(store, 7)
     deadline = datetime(2026, 12, 1, 21, 0, 0, 0, tzinfo=UTC)
     changes = {
@@ -94,15 +98,12 @@ async def test_a_group_of_direct_moves_writes_the_values_the_sqlalchemy_path_wri
     store: Store, database: Database
 ) -> None:
     # a group is written by other statements than a move alone (PostgreSQL: the rows as arrays)
-    direct = direct_writer(database.url, database.schema)
-    assert direct is not None
-    engine_only = TableWriter(store._write_engine)
-    via_direct = TableWriter(store._write_engine, direct)
+    direct, engine_only, via_direct = _writers(store, database)
     mine = [await _playing(store, 8) for _ in range(3)]
     theirs = [await _playing(store, 8) for _ in range(3)]
     changes: dict[str, Any] = {
         "deadline": datetime(2026, 12, 1, 21, 0, 0, 654321, tzinfo=UTC),
-        "options": {"hand": 3, "name": "l'été \"fou\" ☺"},
+        "options": {"hand": 3, "name": 'l\'été "fou" ☺'},
         "wins": [1, 0],
         "away": {2: {"since": 4}},
         "timeouts": [0, 2],
