@@ -173,8 +173,10 @@ class TableWriter:
         #: group commit counters: transactions, and table writes they carried
         self.commits = 0
         self.writes = 0
-        #: told of each group commit: its seconds (from its start to its writes' outcome, the
-        #: hand-over to the database's thread or the round trip included) and its writes
+        #: told of each group commit: its seconds (from its start until this writer's task
+        #: resumes with the outcome — the hand-over to the database's thread and back, or the
+        #: round trip, included; on SQLite the writers were told a turn of the loop sooner) and
+        #: its writes
         self.commit_hooks: list[Callable[[float, int], None]] = []
 
     async def close(self) -> None:
