@@ -244,8 +244,8 @@ async def test_a_group_whose_other_writes_fail_has_its_moves_written_once(
 async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_its_commit_back(
     sqlite_db: Database,
 ) -> None:
-    # each turn of the event loop a writer waits for is a millisecond or more under a room's
-    # pace: the writers of a batch of moves are told from the thread's completion callback, so
+    # a turn of the event loop less on every move's way: the writers of a batch of moves are
+    # told from the thread's completion callback, so
     # they resume in the very next turn, before the group commit's own task (which tells the
     # commit hooks) and not a turn after it
     store = Store(sqlite_db.url, sqlite_db.schema)

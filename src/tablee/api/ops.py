@@ -62,8 +62,9 @@ class Ops:
         )
         self.commit_seconds = Histogram(
             "tablee_store_commit_seconds",
-            "Seconds of a group commit of table writes, from its start to its outcome (the"
-            " database's share of a move's tablee_action_seconds; its count: transactions)",
+            "Seconds of a group commit of table writes, from its start until its task resumes"
+            " with the outcome (the database's share of a move's tablee_action_seconds; its"
+            " count: transactions)",
             buckets=COMMIT_BUCKETS,
             registry=self.registry,
         )
