@@ -65,7 +65,6 @@ import math
 import multiprocessing
 import os
 import random
-import re
 import resource
 import socket
 import statistics
@@ -81,6 +80,7 @@ from typing import Any
 
 import httpx
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT_OF_TURN = {"catch", "announce"}
@@ -214,38 +214,19 @@ class Servers:
         self.metrics_token = metrics_token
 
     def counters(self) -> dict[str, float]:
-        """The cluster counters of every process and their group commits' (``commit le=B``:
-        the commits of at most B seconds, ``commit sum``, ``commit writes``), added up (empty
-        without a metrics token; a tree without the commit metrics has none of those)."""
+        """What the window's figures are read from, every process's added up (empty without a
+        metrics token; a tree without some of these metrics has none of those keys): the
+        cluster counters (``cluster KIND``), the group commits (``commit le=B``: those of at
+        most B seconds, ``commit sum``), the players' moves from their arrival to their commit
+        (``move le=B``, ``move sum``), the writes committed (``writes``) and the heap's sweeps
+        (``sweeps``)."""
         out: dict[str, float] = {}
         if not self.metrics_token:
             return out
         auth = {"Authorization": f"Bearer {self.metrics_token}"}
         for p in self.procs:
             text = httpx.get(f"http://127.0.0.1:{p.port}/metrics", headers=auth, timeout=10).text
-            for m in re.finditer(
-                r'^tablee_cluster_messages_total\{kind="(\w+)"\} (\S+)$', text, re.M
-            ):
-                out[m[1]] = out.get(m[1], 0.0) + float(m[2])
-            for m in re.finditer(
-                r'^tablee_store_commit_seconds_(bucket\{le="([^"]+)"\}|sum) (\S+)$', text, re.M
-            ):
-                key = f"commit le={m[2]}" if m[2] else "commit sum"
-                out[key] = out.get(key, 0.0) + float(m[3])
-            # the players' moves, from their arrival to their commit
-            for m in re.finditer(
-                r'^tablee_action_seconds_(bucket\{le="([^"]+)",source="player"\}'
-                r'|sum\{source="player"\}) (\S+)$',
-                text,
-                re.M,
-            ):
-                key = f"commit move le={m[2]}" if m[2] else "commit move sum"
-                out[key] = out.get(key, 0.0) + float(m[3])
-            for m in re.finditer(r"^tablee_store_writes_total (\S+)$", text, re.M):
-                out["commit writes"] = out.get("commit writes", 0.0) + float(m[1])
-            # a sweep of the whole heap holds its process for its length (``api/heap.py``)
-            for m in re.finditer(r"^tablee_heap_sweeps_total (\S+)$", text, re.M):
-                out["commit sweeps"] = out.get("commit sweeps", 0.0) + float(m[1])
+            add_counters(text, out)
         return out
 
     def cpu(self, kernel: bool = False) -> float:
@@ -521,7 +502,6 @@ async def drive(
     go.set()
     await asyncio.sleep(warmup)
     counters = server.counters if isinstance(server, Servers) else dict
-    grown: dict[str, float] = {}
     crossed0 = await loop.run_in_executor(None, counters)
     cpu0, kernel0 = server.cpu(), server.cpu(kernel=True)
     measured_from = time.monotonic()
@@ -539,8 +519,12 @@ async def drive(
         rss_before=rss_before,
         connections=len(seats),
         window=(measured_from, measured_to),
-        crossed={k: v for k, v in grown.items() if v and not k.startswith("commit")},
-        commits=_commits(grown),
+        crossed={
+            k.removeprefix("cluster "): v
+            for k, v in grown.items()
+            if v and k.startswith("cluster ")
+        },
+        commits=commits(grown),
     )
     for _ in workers:
         part: Stats = await loop.run_in_executor(None, results.get)
@@ -563,6 +547,36 @@ def _raise_fd_limit() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+def add_counters(text: str, out: dict[str, float]) -> None:
+    """Adds to ``out`` what ``Servers.counters`` reads of one process's ``/metrics`` ``text``."""
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            key = _counter_key(sample.name, sample.labels)
+            if key is not None:
+                out[key] = out.get(key, 0.0) + sample.value
+
+
+def _counter_key(name: str, labels: dict[str, str]) -> str | None:
+    """``Servers.counters``' key of a ``/metrics`` sample (None: not one it reads)."""
+    if name == "tablee_cluster_messages_total":
+        return f"cluster {labels['kind']}"
+    if name == "tablee_store_commit_seconds_bucket":
+        return f"commit le={labels['le']}"
+    if name == "tablee_store_commit_seconds_sum":
+        return "commit sum"
+    if name.startswith("tablee_action_seconds_") and labels.get("source") == "player":
+        if name.endswith("_bucket"):
+            return f"move le={labels['le']}"
+        if name.endswith("_sum"):
+            return "move sum"
+    if name == "tablee_store_writes_total":
+        return "writes"
+    # a sweep of the whole heap holds its process for its length (``api/heap.py``)
+    if name == "tablee_heap_sweeps_total":
+        return "sweeps"
+    return None
+
+
 def _histogram(grown: dict[str, float], name: str) -> tuple[float, float, float] | None:
     """A histogram's growth (``counters``' ``NAME le=B`` and ``NAME sum``): its count, mean
     and the bound of the bucket holding its 99th percentile (None: nothing in the window)."""
@@ -578,20 +592,20 @@ def _histogram(grown: dict[str, float], name: str) -> tuple[float, float, float]
     return count, grown.get(f"{name} sum", 0.0) / count, p99
 
 
-def _commits(grown: dict[str, float]) -> dict[str, float]:
+def commits(grown: dict[str, float]) -> dict[str, float]:
     """The window's group commits and the players' moves from their arrival to their commit
     (the server's side of act → state), from the growth of the counters (``counters``)."""
-    commits, moves = _histogram(grown, "commit"), _histogram(grown, "commit move")
-    if commits is None or moves is None:
+    group, moves = _histogram(grown, "commit"), _histogram(grown, "move")
+    if group is None or moves is None:
         return {}
     return {
-        "count": commits[0],
-        "mean ms": 1000 * commits[1],
-        "p99 ms ≤": 1000 * commits[2],
-        "writes each": grown.get("commit writes", 0.0) / commits[0],
+        "count": group[0],
+        "mean ms": 1000 * group[1],
+        "p99 ms ≤": 1000 * group[2],
+        "writes each": grown.get("writes", 0.0) / group[0],
         "move mean ms": 1000 * moves[1],
         "move p99 ms ≤": 1000 * moves[2],
-        "heap sweeps": grown.get("commit sweeps", 0.0),
+        "heap sweeps": grown.get("sweeps", 0.0),
     }
 
 

@@ -96,3 +96,28 @@ def test_the_pipeline_bench_plays_the_moves_it_is_asked_for(
     asyncio.run(pipeline.run(3, 60, 1))
     words = capsys.readouterr().out.split()
     assert int(words[0]) >= 60 and words[1:4] == ["moves", "at", "3"]
+
+
+def test_the_load_bench_reads_the_window_s_commits_from_what_metrics_exports() -> None:
+    # the figures after the tablée row come from the server's own /metrics text: a metric
+    # renamed there would leave them out without a word
+    from tablee.api.ops import Ops
+
+    load_bench = load("load")
+    ops = Ops()
+    before: dict[str, float] = {}
+    load_bench.add_counters(ops.metrics_text().decode(), before)
+    for seconds, writes in ((0.0004, 1), (0.0015, 3), (0.004, 2), (0.02, 2)):
+        ops.on_commit(seconds, writes)
+    ops.action_seconds.labels("player").observe(0.003)
+    ops.action_seconds.labels("player").observe(0.007)
+    ops.action_seconds.labels("timer").observe(2.0)  # not a player's: left out
+    after: dict[str, float] = {}
+    load_bench.add_counters(ops.metrics_text().decode(), after)
+    figures = load_bench.commits({k: v - before.get(k, 0.0) for k, v in after.items()})
+    assert figures["count"] == 4
+    assert figures["writes each"] == 2
+    assert figures["mean ms"] == pytest.approx((0.4 + 1.5 + 4 + 20) / 4)
+    assert figures["p99 ms ≤"] == 25  # the bucket that holds the slowest of four
+    assert figures["move mean ms"] == pytest.approx(5)
+    assert figures["move p99 ms ≤"] == 10

@@ -245,9 +245,8 @@ async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_i
     sqlite_db: Database,
 ) -> None:
     # a turn of the event loop less on every move's way: the writers of a batch of moves are
-    # told from the thread's completion callback, so
-    # they resume in the very next turn, before the group commit's own task (which tells the
-    # commit hooks) and not a turn after it
+    # told from the thread's completion callback, so they resume in the very next turn, before
+    # the group commit's own task (which tells the commit hooks) and not a turn after it
     store = Store(sqlite_db.url, sqlite_db.schema)
     await store.migrate()
     try:
