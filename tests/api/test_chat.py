@@ -4,7 +4,10 @@ limits, reports, and the admin's deletions and mutes."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,7 @@ import pytest
 
 import tablee
 from tablee.protocol import CHAT_MAX_CHARS, QUICK_PHRASES
+from tablee.tables.chat import Chat
 from tests.serverkit import WS, Database, Server, ToyGame
 
 ADMIN = "chat-admin-token"
@@ -296,6 +300,39 @@ def test_old_messages_are_deleted(srv: Server) -> None:
     chat.retention = timedelta(seconds=0)
     assert srv.call(chat.prune) == 1
     with srv.ws() as late:
+        late.request({"type": "lobby_subscribe"})
+        assert _history(late, None)["messages"] == []
+
+
+def test_a_prune_under_way_at_shut_down_is_finished_and_logs_no_traceback(
+    sqlite_db: Database,
+    toy_game: ToyGame,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The server stops while the chat's pruning is in its transaction: the round is let finish
+    (cut by a cancellation, its DELETE was rolled back and, at the wrong instant, the pool's
+    rollback at check-in interrupted and logged as an error with a traceback)."""
+    real = Chat.prune
+    holding = threading.Event()
+    inside = threading.Event()
+
+    async def prune(self: Chat) -> int:
+        if holding.is_set():
+            inside.set()
+            await asyncio.sleep(0.2)  # the shut-down comes now
+        return await real(self)
+
+    monkeypatch.setattr(Chat, "prune", prune)
+    with caplog.at_level(logging.INFO):
+        with Server(sqlite_db, chat_prune_seconds=0.05) as srv:
+            with srv.ws(srv.player("Alice")) as wa:
+                assert _chat(wa, 1, "vieux")["type"] == "ack"
+            holding.set()
+            srv.app.state.chat.retention = timedelta(seconds=0)
+            assert inside.wait(5), "no round of the pruning began"
+        assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+    with Server(sqlite_db) as srv, srv.ws() as late:
         late.request({"type": "lobby_subscribe"})
         assert _history(late, None)["messages"] == []
 

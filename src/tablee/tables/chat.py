@@ -21,8 +21,6 @@ every process.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -40,6 +38,7 @@ from tablee.store.chat import ChatStore, Muted
 
 from .errors import TableError
 from .live import LiveTable, Subscriber, utcnow
+from .periodic import Periodic
 from .records import (
     ALL,
     PLAYING,
@@ -199,12 +198,15 @@ class Chat:
         self.retention = (
             timedelta(days=settings.chat_retention_days) if settings.chat_retention_days else None
         )
-        self.prune_seconds = settings.chat_prune_seconds
         #: the connections that read the lobby's chat (here)
         self.lobby: dict[Subscriber, None] = {}
         #: spectators' messages the players of a table do not see yet, per table
         self.held: dict[int, dict[int, ChatRecord]] = {}
-        self._pruner: asyncio.Task[None] | None = None
+        self._pruner = Periodic(
+            self.prune,
+            settings.chat_prune_seconds,
+            "deleting old chat messages failed; trying again later",
+        )
         #: messages stored here since start-up (metrics, tests)
         self.sent = 0
         manager.pipeline.tell_hooks.append(self._table_changed)
@@ -214,13 +216,10 @@ class Chat:
 
     async def start(self) -> None:
         if self.retention is not None:
-            self._pruner = asyncio.get_running_loop().create_task(self._prune_forever())
+            self._pruner.start()
 
     async def close(self) -> None:
-        if self._pruner is not None:
-            self._pruner.cancel()
-            with contextlib.suppress(BaseException):
-                await self._pruner
+        await self._pruner.stop()
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -436,16 +435,6 @@ class Chat:
         if count:
             log.info("deleted %s chat messages older than %s", count, self.retention)
         return count
-
-    async def _prune_forever(self) -> None:
-        while True:
-            try:
-                await self.prune()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("deleting old chat messages failed; trying again later")
-            await asyncio.sleep(self.prune_seconds)
 
 
 def _watching(live: LiveTable, sub: Subscriber) -> bool:

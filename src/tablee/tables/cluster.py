@@ -93,6 +93,7 @@ from .coordination import Coordination, Host
 from .errors import TableError, unknown_table
 from .fanout import Frames
 from .live import LiveTable, utcnow
+from .periodic import Periodic
 from .records import PLAYER, PLAYING
 from .redis_broker import RedisBroker
 
@@ -152,8 +153,15 @@ class Cluster(Coordination):
         self.idle_after = timedelta(
             seconds=max(2.0, 4 * settings.bot_delay_seconds + self.poll_seconds)
         )
-        self._poller: asyncio.Task[None] | None = None
-        self._beater: asyncio.Task[None] | None = None
+        self._poller = Periodic(
+            self.poll, self.poll_seconds, "the cluster poller failed; trying again"
+        )
+        self._beater = Periodic(
+            self.homes.beat,
+            BEAT_SECONDS,
+            "could not renew this process's lease",
+            first=BEAT_SECONDS,
+        )
         #: when this process last changed or heard of each table it holds (monotonic)
         self._touched: dict[int, float] = {}
         #: idle bot tables found in the database and seen to have nothing to do, at that version
@@ -212,31 +220,17 @@ class Cluster(Coordination):
         process that cannot write it does not start."""
         await self.homes.beat()
         await self.broker.start(self.host.heard)
-        loop = asyncio.get_running_loop()
-        self._beater = loop.create_task(self._beat_forever())
-        self._poller = loop.create_task(self._poll_forever())
+        self._beater.start()
+        self._poller.start()
 
     async def close(self) -> None:
-        for task in (self._poller, self._beater):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+        await self._poller.stop()
+        await self._beater.stop()
         try:
             await self.homes.leave()  # the others take this process's tables at once
         except Exception:
             log.exception("could not give the tables up; they go when the lease runs out")
         await self.broker.close()
-
-    async def _beat_forever(self) -> None:
-        while True:
-            await asyncio.sleep(BEAT_SECONDS)
-            try:
-                await self.homes.beat()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("could not renew this process's lease")
 
     # -- the home --------------------------------------------------------------------------------
 
@@ -844,17 +838,6 @@ class Cluster(Coordination):
         self._behind = behind
 
     # -- the poller ------------------------------------------------------------------------------
-
-    async def _poll_forever(self) -> None:
-        while True:
-            started = time.monotonic()
-            try:
-                await self.poll()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the cluster poller failed; trying again")
-            await asyncio.sleep(max(0.05, self.poll_seconds - (time.monotonic() - started)))
 
     async def poll(self) -> None:
         """One round: catch up, take over the tables whose home died and that have a deadline

@@ -39,6 +39,7 @@ from .coordination import Alone, Coordination
 from .errors import NotHome, Repeated, TableError, unknown_table
 from .fanout import FanOut, Frames
 from .live import LiveTable, Subscriber, request_key, utcnow
+from .periodic import Periodic
 from .pipeline import MoveHook, Pipeline
 from .records import (
     DEFAULT_ROBOT_AFTER,
@@ -129,7 +130,7 @@ class TableManager:
         self.connected_players: Callable[[], Iterable[int]] = tuple
         #: seconds a waiting table nobody joined stays open (0: for ever)
         self.waiting_ttl = waiting_ttl
-        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper: Periodic | None = None
         self.coordination.bind(self)
 
     @property
@@ -155,20 +156,17 @@ class TableManager:
     async def start(self) -> None:
         await self.coordination.start()
         if self.waiting_ttl:
-            self._sweeper = self.spawn(self._sweep_forever(self.waiting_ttl))
-
-    async def _sweep_forever(self, ttl: float) -> None:
-        # often enough that a table outlives its time by a quarter of it at most, at most once
-        # a minute
-        every = min(60.0, max(0.05, ttl / 4))
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.expire_waiting(ttl)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the sweep of waiting tables failed; trying again")
+            # often enough that a table outlives its time by a quarter of it at most, at most
+            # once a minute
+            every = min(60.0, max(0.05, self.waiting_ttl / 4))
+            ttl = self.waiting_ttl
+            self._sweeper = Periodic(
+                lambda: self.expire_waiting(ttl),
+                every,
+                "the sweep of waiting tables failed; trying again",
+                first=every,
+            )
+            self._sweeper.start()
 
     async def expire_waiting(self, ttl: float, batch: int = 200) -> list[int]:
         """Closes the waiting tables nobody but their creator sat at for ``ttl`` seconds
@@ -188,6 +186,8 @@ class TableManager:
         return closed
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            await self._sweeper.stop()
         self.scheduler.closed = True
         for live in self._tables.values():
             self.scheduler.stop(live)
