@@ -9,7 +9,9 @@ import time
 
 from tablee.store import Store
 from tablee.tables import LiveTable, TableManager
+from tablee.tables.changes import edit
 from tablee.tables.fanout import Frames
+from tablee.tables.seats import leave
 from tests.serverkit import Database, OtherProcesses, Player, Server, ToyGame
 from tests.tables.test_broadcast import Recorder
 from tests.tables.test_stand_ins import Socket, _players, _store
@@ -154,6 +156,50 @@ async def test_moves_read_ahead_of_their_frames_are_told_by_the_frames_not_by_th
         async with copy.lock:
             await away.catch_up(copy, relayed=True)
         assert watcher.events("player_left")
+    finally:
+        await home.close()
+        await away.close()
+        await first.close()
+        await second.close()
+
+
+async def test_a_seat_change_made_on_a_copy_that_read_moves_ahead_of_their_frames_tells_them_too(
+    database: Database, toy_game: ToyGame
+) -> None:
+    """Away from the home, a copy brought up to date before a seat change made there (as
+    ``Cluster.fresh`` does) read two moves whose frames are still on their way: the change's state
+    tells those moves' events before its own, and the frames, when they come, are not sent again."""
+    first, second = await _store(database), Store(database.url, database.schema)
+    home = TableManager(first, broker=OtherProcesses(), bot_delay=3600)
+    away = TableManager(second, broker=OtherProcesses(), bot_delay=3600)
+    relayed: list[Frames] = []
+    home.fanout.watchers = lambda live: ("away",)
+    home.fanout.relay = lambda live, frames, to: relayed.append(frames)
+    away.fanout.leads = lambda live: False
+    try:
+        alice, bob = await _players(first, "Alice", "Bob")
+        at_home = await home.create_table(alice, "toy", 2, {"hand": 4}, seed=3)
+        tid = at_home.id
+        await home.join(bob, tid)
+        watcher = Socket(None)
+        await away.subscribe(watcher, tid)
+        copy = away.cached(tid)
+        assert copy is not None
+        v = copy.rec.version
+        watcher.sent.clear()
+        for _ in range(2):
+            seat = at_home.to_act()[0]
+            player = alice if at_home.rec.seats[seat].player_id == alice.id else bob
+            await home.act(player, tid, at_home.legal(seat)[0])
+        async with copy.lock:
+            assert await away.catch_up(copy, relayed=True)
+            assert watcher.sent == []  # left to the frames
+            await away.pipeline.commit_held(copy, edit(leave(bob)))
+        for frames in relayed:
+            away.relayed(copy, frames)
+        assert [m["version"] for m in watcher.sent] == [v + 3]
+        assert [e["type"] for e in watcher.sent[0]["events"]] == ["play", "play", "player_left"]
+        assert copy.untold == []
     finally:
         await home.close()
         await away.close()
