@@ -4,11 +4,14 @@ and that socket is sent them after its state, so it misses no version."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 from tablee.store import Store
-from tablee.tables import LiveTable, TableManager
+from tablee.tables import LiveTable, PlayerRecord, TableManager
 from tablee.tables.changes import edit
 from tablee.tables.fanout import Frames
 from tablee.tables.seats import leave
@@ -97,13 +100,41 @@ def test_a_socket_subscribing_on_a_copy_ahead_of_relayed_frames_is_not_sent_thos
         assert [json.loads(x)["version"] for x in late.texts] == [v + 2, v + 3]
 
 
-async def test_moves_read_ahead_of_their_frames_are_told_by_the_frames_not_by_the_copy(
-    database: Database, toy_game: ToyGame
-) -> None:
-    """Away from the home, a copy read while the home's frames are on their way: the moves it
-    read are not told as one state (a socket would miss the versions between), the frames tell
-    them one by one; if they never come, a catch-up told to (the poller's) does; anything but
-    moves (a player leaving) is told at once."""
+@dataclass
+class HomeAndAway:
+    """A table of Alice and Bob made on its home, and a copy of it on another process, watched
+    there by a socket (sent nothing yet); the home's frames for that process are kept in
+    ``relayed`` (sent when a test says)."""
+
+    home: TableManager
+    away: TableManager
+    relayed: list[Frames]
+    alice: PlayerRecord
+    bob: PlayerRecord
+    at_home: LiveTable
+    copy: LiveTable
+    watcher: Socket
+
+    async def move(self) -> None:
+        """The next move, made on the home."""
+        seat = self.at_home.to_act()[0]
+        player = self.alice if self.at_home.rec.seats[seat].player_id == self.alice.id else self.bob
+        await self.home.act(player, self.at_home.id, self.at_home.legal(seat)[0])
+
+    async def two_moves_read_ahead(self) -> int:
+        """Two moves made on the home, read by the copy (as ``Cluster.fresh`` does) before their
+        frames come, and not told (left to the frames); the version the copy was at before."""
+        v = self.copy.rec.version
+        await self.move()
+        await self.move()
+        async with self.copy.lock:
+            assert await self.away.catch_up(self.copy, relayed=True)
+        assert self.copy.rec.version == v + 2 and self.watcher.sent == []
+        return v
+
+
+@contextlib.asynccontextmanager
+async def _home_and_away(database: Database) -> AsyncIterator[HomeAndAway]:
     first, second = await _store(database), Store(database.url, database.schema)
     home = TableManager(first, broker=OtherProcesses(), bot_delay=3600)
     away = TableManager(second, broker=OtherProcesses(), bot_delay=3600)
@@ -114,29 +145,34 @@ async def test_moves_read_ahead_of_their_frames_are_told_by_the_frames_not_by_th
     try:
         alice, bob = await _players(first, "Alice", "Bob")
         at_home = await home.create_table(alice, "toy", 2, {"hand": 4}, seed=3)
-        tid = at_home.id
-        await home.join(bob, tid)
+        await home.join(bob, at_home.id)
         watcher = Socket(None)
-        await away.subscribe(watcher, tid)
-        copy = away.cached(tid)
+        await away.subscribe(watcher, at_home.id)
+        copy = away.cached(at_home.id)
         assert copy is not None
-        v = copy.rec.version
         watcher.sent.clear()
         relayed.clear()
+        yield HomeAndAway(home, away, relayed, alice, bob, at_home, copy, watcher)
+    finally:
+        await home.close()
+        await away.close()
+        await first.close()
+        await second.close()
 
-        async def move() -> None:
-            seat = at_home.to_act()[0]
-            player = alice if at_home.rec.seats[seat].player_id == alice.id else bob
-            await home.act(player, tid, at_home.legal(seat)[0])
 
-        await move()
-        await move()
-        async with copy.lock:
-            assert await away.catch_up(copy, relayed=True)
-        assert copy.rec.version == v + 2 and watcher.sent == []
+async def test_moves_read_ahead_of_their_frames_are_told_by_the_frames_not_by_the_copy(
+    database: Database, toy_game: ToyGame
+) -> None:
+    """Away from the home, a copy read while the home's frames are on their way: the moves it
+    read are not told as one state (a socket would miss the versions between), the frames tell
+    them one by one; if they never come, a catch-up told to (the poller's) does; anything but
+    moves (a player leaving) is told at once."""
+    async with _home_and_away(database) as t:
+        away, copy, watcher = t.away, t.copy, t.watcher
+        v = await t.two_moves_read_ahead()
         late = Socket(None)
         away.fanout.add(copy, late)  # under the lock, on the copy just read (as Cluster.fresh)
-        for frames in relayed:
+        for frames in t.relayed:
             away.relayed(copy, frames)
         assert [m["version"] for m in watcher.sent] == [v + 1, v + 2]
         assert all(len(m["events"]) == 1 for m in watcher.sent)
@@ -144,7 +180,7 @@ async def test_moves_read_ahead_of_their_frames_are_told_by_the_frames_not_by_th
         assert copy.untold == []
 
         # frames lost: the poller's catch-up tells the move, with its event
-        await move()
+        await t.move()
         async with copy.lock:
             await away.catch_up(copy, relayed=True)
             assert len(watcher.sent) == 2
@@ -152,15 +188,10 @@ async def test_moves_read_ahead_of_their_frames_are_told_by_the_frames_not_by_th
         assert watcher.sent[-1]["version"] == v + 3 and len(watcher.sent[-1]["events"]) == 1
 
         # a seat change is told at once
-        await home.leave(bob, tid)
+        await t.home.leave(t.bob, copy.id)
         async with copy.lock:
             await away.catch_up(copy, relayed=True)
         assert watcher.events("player_left")
-    finally:
-        await home.close()
-        await away.close()
-        await first.close()
-        await second.close()
 
 
 async def test_a_seat_change_made_on_a_copy_that_read_moves_ahead_of_their_frames_tells_them_too(
@@ -169,39 +200,13 @@ async def test_a_seat_change_made_on_a_copy_that_read_moves_ahead_of_their_frame
     """Away from the home, a copy brought up to date before a seat change made there (as
     ``Cluster.fresh`` does) read two moves whose frames are still on their way: the change's state
     tells those moves' events before its own, and the frames, when they come, are not sent again."""
-    first, second = await _store(database), Store(database.url, database.schema)
-    home = TableManager(first, broker=OtherProcesses(), bot_delay=3600)
-    away = TableManager(second, broker=OtherProcesses(), bot_delay=3600)
-    relayed: list[Frames] = []
-    home.fanout.watchers = lambda live: ("away",)
-    home.fanout.relay = lambda live, frames, to: relayed.append(frames)
-    away.fanout.leads = lambda live: False
-    try:
-        alice, bob = await _players(first, "Alice", "Bob")
-        at_home = await home.create_table(alice, "toy", 2, {"hand": 4}, seed=3)
-        tid = at_home.id
-        await home.join(bob, tid)
-        watcher = Socket(None)
-        await away.subscribe(watcher, tid)
-        copy = away.cached(tid)
-        assert copy is not None
-        v = copy.rec.version
-        watcher.sent.clear()
-        for _ in range(2):
-            seat = at_home.to_act()[0]
-            player = alice if at_home.rec.seats[seat].player_id == alice.id else bob
-            await home.act(player, tid, at_home.legal(seat)[0])
-        async with copy.lock:
-            assert await away.catch_up(copy, relayed=True)
-            assert watcher.sent == []  # left to the frames
-            await away.pipeline.commit_held(copy, edit(leave(bob)))
-        for frames in relayed:
+    async with _home_and_away(database) as t:
+        away, copy, watcher = t.away, t.copy, t.watcher
+        v = await t.two_moves_read_ahead()
+        async with copy.lock:  # the change, on the copy just read
+            await away.pipeline.commit_held(copy, edit(leave(t.bob)))
+        for frames in t.relayed:
             away.relayed(copy, frames)
         assert [m["version"] for m in watcher.sent] == [v + 3]
         assert [e["type"] for e in watcher.sent[0]["events"]] == ["play", "play", "player_left"]
         assert copy.untold == []
-    finally:
-        await home.close()
-        await away.close()
-        await first.close()
-        await second.close()
