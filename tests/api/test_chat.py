@@ -310,9 +310,10 @@ def test_a_prune_under_way_at_shut_down_is_finished_and_logs_no_traceback(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """The server stops while the chat's pruning is in its transaction: the round is let finish
-    (cut by a cancellation, its DELETE was rolled back and, at the wrong instant, the pool's
-    rollback at check-in interrupted and logged as an error with a traceback)."""
+    """The server stops while a round of the chat's pruning is under way: the round is let
+    finish, and the old message is gone (cancelled, the round deleted nothing; cancelled in its
+    transaction, the DELETE was rolled back and, at the wrong instant, the pool's rollback at
+    check-in interrupted and logged as an error with a traceback)."""
     real = Chat.prune
     holding = threading.Event()
     inside = threading.Event()

@@ -17,8 +17,9 @@ CYCLES = 40
 async def test_a_server_stopped_right_after_it_started_logs_no_traceback(
     database: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # each stop lands at another instant of the first round of the housekeeping; cancelled in
-    # its transaction, the pool logged the rollback it interrupted in about one stop in seven
+    # each stop lands at another instant of the first round of the housekeeping: cancelled
+    # there, on SQLite, the pool logged the rollback the cancellation interrupted in 59 of 400
+    # stops of a server under the test client, in 3 to 5 of these 40
     with caplog.at_level(logging.INFO):
         for i in range(CYCLES):
             app = create_app(database.settings())
