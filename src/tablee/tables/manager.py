@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -130,7 +131,15 @@ class TableManager:
         self.connected_players: Callable[[], Iterable[int]] = tuple
         #: seconds a waiting table nobody joined stays open (0: for ever)
         self.waiting_ttl = waiting_ttl
-        self._sweeper: Periodic | None = None
+        # often enough that a table outlives its time by a quarter of it at most, at most once
+        # a minute
+        every = min(60.0, max(0.05, waiting_ttl / 4))
+        self._sweeper = Periodic(
+            functools.partial(self.expire_waiting, waiting_ttl),
+            every,
+            "the sweep of waiting tables failed; trying again",
+            first=every,
+        )
         self.coordination.bind(self)
 
     @property
@@ -156,16 +165,6 @@ class TableManager:
     async def start(self) -> None:
         await self.coordination.start()
         if self.waiting_ttl:
-            # often enough that a table outlives its time by a quarter of it at most, at most
-            # once a minute
-            every = min(60.0, max(0.05, self.waiting_ttl / 4))
-            ttl = self.waiting_ttl
-            self._sweeper = Periodic(
-                lambda: self.expire_waiting(ttl),
-                every,
-                "the sweep of waiting tables failed; trying again",
-                first=every,
-            )
             self._sweeper.start()
 
     async def expire_waiting(self, ttl: float, batch: int = 200) -> list[int]:
@@ -186,8 +185,7 @@ class TableManager:
         return closed
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            await self._sweeper.stop()
+        await self._sweeper.stop()
         self.scheduler.closed = True
         for live in self._tables.values():
             self.scheduler.stop(live)
