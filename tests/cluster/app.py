@@ -2,7 +2,9 @@
 by the ``TABLEE_*`` environment variables (``python -m tests.cluster.app``).
 
 ``TEST_DROP_HANDS=1``: the process ignores the hand-over messages it is sent (``"h"``), as if
-Redis had lost them; it learns that a table was handed to it from its poller only."""
+Redis had lost them; it learns that a table was handed to it from its poller only.
+``TEST_STALE_MOVE_SECONDS``: how old a move sent by another process may come and still be made
+(``cluster.STALE_MOVE_SECONDS``)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import uvicorn
 
 from tablee.api import create_app
 from tablee.settings import Settings
+from tablee.tables import cluster as cluster_module
 from tablee.tables.cluster import Cluster
 from tests.cluster.race import race
 from tests.serverkit import toy
@@ -60,6 +63,8 @@ def main() -> None:
     race()
     if os.environ.get("TEST_DROP_HANDS") == "1":
         Cluster._hand_heard = lambda self, news: None  # type: ignore[method-assign]
+    if "TEST_STALE_MOVE_SECONDS" in os.environ:
+        cluster_module.STALE_MOVE_SECONDS = float(os.environ["TEST_STALE_MOVE_SECONDS"])
     settings = Settings()
     uvicorn.run(
         with_pid(create_app(settings)),

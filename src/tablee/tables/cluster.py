@@ -95,7 +95,7 @@ from .fanout import Frames
 from .live import LiveTable, utcnow
 from .periodic import Periodic
 from .records import PLAYER, PLAYING
-from .redis_broker import RedisBroker
+from .redis_broker import COMMAND_SECONDS, RedisBroker
 
 log = logging.getLogger("tablee.cluster")
 
@@ -111,6 +111,11 @@ LEASE_SECONDS = 5.0
 BEAT_SECONDS = 1.0
 #: how long a move sent to the home waits for its answer
 ANSWER_SECONDS = 10.0
+#: a move sent to its home this long ago is not made when it comes (held up by a partition from
+#: Redis): its sender has answered the player ``conflict`` since, and the player may have made
+#: another move; the sender waits for its sending (``COMMAND_SECONDS``) and then for the answer,
+#: and the processes' clocks may differ by a few seconds
+STALE_MOVE_SECONDS = COMMAND_SECONDS + ANSWER_SECONDS + 5.0
 #: how long a move waits for a home that went away to be taken over
 TAKEOVER_SECONDS = LEASE_SECONDS + 3.0
 #: a table is not handed to another home within this many seconds of its last change of home
@@ -141,7 +146,7 @@ class Cluster(Coordination):
             if not settings.redis_url:
                 raise ValueError("several processes need TABLEE_REDIS_URL")
             broker = RedisBroker(
-                settings.redis_url, settings.redis_prefix, self.refresh, self.process_id
+                settings.redis_url, settings.redis_prefix, self._redis_back, self.process_id
             )
         self.broker = broker
         self.homes = Homes(store, self.process_id, LEASE_SECONDS)
@@ -349,6 +354,7 @@ class Cluster(Coordination):
                 "r": request_id,
                 "v": version,
                 "h": hops,
+                "at": time.time(),
             }
             try:
                 # json, not orjson: an id may hold an integer beyond 64 bits
@@ -387,6 +393,11 @@ class Cluster(Coordination):
         the sender's channel (the answer before the change's frames, which follow it)."""
         assert isinstance(self.broker, RedisBroker)
         broker, sender, number = self.broker, str(request["from"]), int(request["n"])
+        age = time.time() - float(request.get("at", time.time()))
+        if age > STALE_MOVE_SECONDS:
+            # no answer: nobody waits for it any more
+            log.warning("a move sent by %s %.0f s ago came too late; not made", sender, age)
+            return
         self.served += 1
 
         def accepted() -> None:
@@ -754,7 +765,9 @@ class Cluster(Coordination):
 
     async def _read_presence(self, table_id: int) -> None:
         if isinstance(self.broker, RedisBroker):
-            self._took_presence(table_id, await self.broker.presence(table_id))
+            entries = await self.broker.presence(table_id)
+            if entries is not None:  # else Redis is away: what is known of it stays
+                self._took_presence(table_id, entries)
 
     def _took_presence(self, table_id: int, entries: dict[str, list[int]]) -> None:
         others = {proc: ps for proc, ps in entries.items() if proc != self.process_id}
@@ -804,6 +817,21 @@ class Cluster(Coordination):
         tables = list(set(self._remote) | set(self._watching))
         for table_id, entries in (await self.broker.presences(tables)).items():
             self._took_presence(table_id, entries)
+
+    async def _redis_back(self) -> None:
+        """Redis answers again (or the subscription was renewed): what was sent meanwhile did
+        not come. The tables held here are compared with the database, and the presence is
+        shared and read again, whole: the entries written meanwhile were not announced (the
+        home of a table first watched here meanwhile would not relay its frames here), and the
+        reads were not made."""
+        await self.refresh()
+        self._shown.clear()  # what Redis holds of this process is not known: each one written
+        for live in self.host.live_tables():
+            await self._share_presence(live.id)
+        held = [live.id for live in self.host.live_tables()]
+        if isinstance(self.broker, RedisBroker):
+            for table_id, entries in (await self.broker.presences(held)).items():
+                self._took_presence(table_id, entries)
 
     async def refresh(self) -> None:
         """Every table held here against the database: its home (taken over when it died and

@@ -41,7 +41,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as redis
 
@@ -75,6 +75,16 @@ log = logging.getLogger("tablee.broker")
 
 #: seconds between reconnection attempts, doubling up to the last
 BACKOFF = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+#: how long a connection or a command may take: a Redis cut off by the network (a partition, a
+#: host gone without closing its connections) answers nothing and refuses nothing, and whatever
+#: waits on it (a move sent to its home, a subscribe reading the presence, the poller) must give
+#: up and go on without it
+COMMAND_SECONDS = 5.0
+#: what a command that could not reach Redis raises (a refused or dropped connection, a timeout)
+UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, OSError, TimeoutError)
+#: once a command has failed, Redis is away: commands are not tried (they fail at once, as they
+#: would have after their timeout) while a ping every this many seconds looks for it back
+PROBE_SECONDS = 1.0
 
 
 class RedisBroker:
@@ -115,11 +125,21 @@ class RedisBroker:
         #: messages published and heard since start-up (metrics, tests)
         self.published = 0
         self.heard = 0
+        #: since when Redis is away (monotonic), None while it answers
+        self.away_since: float | None = None
+        self._prober: asyncio.Task[None] | None = None
+        #: whether the subscription holds (False from its loss to its renewal)
+        self._subscribed = True
 
     async def start(self, listener: Listener) -> None:
         """Subscribes before returning: a process that cannot reach Redis does not start."""
         self._listener = listener
-        self._redis = redis.from_url(self.url, health_check_interval=10)
+        self._redis = redis.from_url(
+            self.url,
+            health_check_interval=10,
+            socket_timeout=COMMAND_SECONDS,
+            socket_connect_timeout=COMMAND_SECONDS,
+        )
         pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(*self._channels())
         self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
@@ -129,6 +149,50 @@ class RedisBroker:
 
     def process_channel(self, process: str) -> str:
         return f"{self.prefix}:proc:{process}"
+
+    # -- Redis away ------------------------------------------------------------------------------
+
+    def _usable(self) -> bool:
+        """Whether to try a command now: not while Redis is away. Without this, every command
+        tried while the network drops what goes to Redis would wait out its timeout: each
+        subscribe, each chat message, each move sent to another process, one after another."""
+        return self._redis is not None and self.away_since is None
+
+    def _failed(self, exc: BaseException) -> None:
+        """A command failed: if Redis could not be reached, it is away until a ping answers."""
+        if self.away_since is not None or not isinstance(exc, UNREACHABLE):
+            return
+        self.away_since = time.monotonic()
+        log.warning("Redis is away (%s): going on without it", exc or type(exc).__name__)
+        if self._prober is None or self._prober.done():
+            self._prober = asyncio.get_running_loop().create_task(self._probe())
+
+    async def _probe(self) -> None:
+        while self.away_since is not None:
+            await asyncio.sleep(PROBE_SECONDS)
+            try:
+                assert self._redis is not None
+                await cast(Awaitable[Any], self._redis.ping())
+            except Exception:
+                continue
+            if self.away_since is None:
+                return  # the subscription, back first, said so
+            # a subscription that lived through it (the network held what was sent) missed
+            # nothing; one that was lost missed what was published meanwhile, and compares the
+            # tables with the database when it is back (``_read``)
+            try:
+                await self._back(compare=self._subscribed)
+            except Exception:
+                log.exception("comparing the tables with the database failed")
+
+    async def _back(self, compare: bool) -> None:
+        """Redis answers again; ``compare``: the tables held here are compared with the
+        database (what was published meanwhile did not reach this process)."""
+        if self.away_since is not None:
+            log.warning("Redis is back after %.1f s", time.monotonic() - self.away_since)
+            self.away_since = None
+        if compare and self.on_reconnect is not None:
+            await self.on_reconnect()
 
     def send(self, process: str, text: str, count: bool = False) -> asyncio.Future[int] | None:
         """Queues ``text`` for ``process``'s own channel; the queue goes out in order, in
@@ -143,52 +207,63 @@ class RedisBroker:
     async def _send_all(self) -> None:
         while self._outbox:
             batch, self._outbox = self._outbox, []
-            counts: list[Any]
-            try:
-                assert self._redis is not None
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for channel, text, _ in batch:
-                        pipe.publish(channel, text)
-                    counts = await pipe.execute()
-                self.published += len(batch)
-            except Exception as exc:  # moves waiting for an answer are told; frames are lost
-                log.warning("could not send %s messages: %s", len(batch), exc)
-                counts = [-1] * len(batch)
+            counts: list[Any] = [-1] * len(batch)
+            # moves waiting for an answer are told; frames are lost
+            if self._usable():
+                try:
+                    assert self._redis is not None
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for channel, text, _ in batch:
+                            pipe.publish(channel, text)
+                        counts = await pipe.execute()
+                    self.published += len(batch)
+                except Exception as exc:
+                    log.warning("could not send %s messages: %s", len(batch), exc)
+                    self._failed(exc)
             for (_, _, future), n in zip(batch, counts, strict=True):
                 if future is not None and not future.done():
                     future.set_result(int(n))
 
     async def publish(self, table_id: int, version: int) -> None:
-        if self._redis is None:
+        if not self._usable():
             return
         try:
+            assert self._redis is not None
             await self._redis.publish(self.channel, f"{table_id} {version}")
             self.published += 1
         except Exception as exc:  # the change is committed; the others catch up by polling
             log.warning("could not publish table %s v%s: %s", table_id, version, exc)
+            self._failed(exc)
 
     async def publish_ban(self, player_id: int, logout: bool = False) -> None:
-        if self._redis is None:
+        # not announced: the others find the ban in the database within seconds
+        if not self._usable():
             return
         try:
+            assert self._redis is not None
             await self._redis.publish(self.channel, f"{'l' if logout else 'b'} {player_id}")
-        except Exception as exc:  # the others find the ban in the database within seconds
+        except Exception as exc:
             log.warning("could not announce the ban of player %s: %s", player_id, exc)
+            self._failed(exc)
 
     async def publish_chat(self, event: dict[str, Any]) -> None:
-        if self._redis is None:
+        # not announced: stored, the others show it on their next subscribe
+        if not self._usable():
             return
         try:
+            assert self._redis is not None
             await self._redis.publish(self.channel, "c " + json.dumps(event))
-        except Exception as exc:  # stored: the others show it on their next subscribe
+        except Exception as exc:
             log.warning("could not announce a chat event: %s", exc)
+            self._failed(exc)
 
     async def take_token(self, key: str, burst: float, per_second: float) -> float | None:
         """A token from the shared bucket ``key``: 0.0 taken, else the wait; None when Redis
         cannot be reached (the caller falls back on its own bucket)."""
-        if self._redis is None:
+        if not self._usable():
             return None
         if self._bucket_script is None:
+            assert self._redis is not None
             self._bucket_script = self._redis.register_script(TOKEN_BUCKET)
         try:
             answer = await self._bucket_script(
@@ -196,6 +271,7 @@ class RedisBroker:
             )
         except Exception as exc:
             log.warning("the shared bucket %s could not be read: %s", key, exc)
+            self._failed(exc)
             return None
         return float(answer.decode() if isinstance(answer, bytes) else answer)
 
@@ -214,8 +290,9 @@ class RedisBroker:
     ) -> None:
         """This process's players at a table (None: nobody watches it there, its field goes),
         valid for ``ttl`` seconds."""
-        if self._redis is None:
+        if not self._usable():
             return
+        assert self._redis is not None
         key = self._presence_key(table_id)
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
@@ -230,12 +307,14 @@ class RedisBroker:
                 await pipe.execute()
         except Exception as exc:
             log.warning("could not share the presence at table %s: %s", table_id, exc)
+            self._failed(exc)
 
     async def renew_presence(self, entries: dict[int, list[int]], process: str, ttl: float) -> None:
         """``set_presence`` of many tables at once, unchanged (nothing announced): one round trip
         for all of them."""
-        if self._redis is None or not entries:
+        if not self._usable() or not entries:
             return
+        assert self._redis is not None
         until = time.time() + ttl
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
@@ -246,16 +325,19 @@ class RedisBroker:
                 await pipe.execute()
         except Exception as exc:
             log.warning("could not renew the presence at %s tables: %s", len(entries), exc)
+            self._failed(exc)
 
-    async def presence(self, table_id: int) -> dict[str, list[int]]:
-        """Players per process at a table, expired fields left out."""
-        return (await self.presences([table_id])).get(table_id, {})
+    async def presence(self, table_id: int) -> dict[str, list[int]] | None:
+        """Players per process at a table, expired fields left out; None when Redis could not
+        tell (not: nobody)."""
+        return (await self.presences([table_id])).get(table_id)
 
     async def presences(self, table_ids: list[int]) -> dict[int, dict[str, list[int]]]:
         """``presence`` of many tables, in one round trip (a table Redis could not tell is left
         out)."""
-        if self._redis is None or not table_ids:
+        if not self._usable() or not table_ids:
             return {}
+        assert self._redis is not None
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
                 for table_id in table_ids:
@@ -263,6 +345,7 @@ class RedisBroker:
                 raws: list[Any] = await pipe.execute()
         except Exception as exc:
             log.warning("could not read the presence at %s tables: %s", len(table_ids), exc)
+            self._failed(exc)
             return {}
         now = time.time()
         tables: dict[int, dict[str, list[int]]] = {}
@@ -281,7 +364,13 @@ class RedisBroker:
     async def close(self) -> None:
         tasks = [
             t
-            for t in (self._reader, self._sender, *self._workers.values(), *self._presence_tasks)
+            for t in (
+                self._reader,
+                self._sender,
+                self._prober,
+                *self._workers.values(),
+                *self._presence_tasks,
+            )
             if t is not None
         ]
         for task in tasks:
@@ -307,8 +396,8 @@ class RedisBroker:
                     await pubsub.subscribe(*self._channels())
                     failures = 0
                     log.info("resubscribed to %s", self.channel)
-                    if self.on_reconnect is not None:
-                        await self.on_reconnect()
+                    self._subscribed = True
+                    await self._back(compare=True)
                 message = await pubsub.get_message(timeout=5.0)
                 if message is not None and message.get("type") == "message":
                     if self.own is not None and _text(message["channel"]) == self.own:
@@ -323,6 +412,7 @@ class RedisBroker:
                 delay = BACKOFF[min(failures, len(BACKOFF) - 1)]
                 failures += 1
                 log.warning("Redis subscription lost (%s); retrying in %ss", exc, delay)
+                self._subscribed = False
                 if pubsub is not None:
                     with contextlib.suppress(Exception):
                         await pubsub.aclose()
