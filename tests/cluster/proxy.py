@@ -2,9 +2,10 @@
 
 ``pause``: the network between them stops carrying anything, both ways, without closing a
 connection (a partition: what is sent waits, as TCP keeps it, and flows again on ``resume``);
-new connections are accepted and wait too. ``cut``: every connection is closed at once and new
-ones are closed as they come (Redis restarted, or its host refusing connections) until
-``resume``.
+new connections are accepted and wait too. ``stall``: the connections open now stop carrying
+for good, new ones work (connections the network left half open: Redis restarted behind them,
+a firewall forgot them). ``cut``: every connection is closed at once and new ones are closed as
+they come (Redis restarted, or its host refusing connections) until ``resume``.
 """
 
 from __future__ import annotations
@@ -14,16 +15,26 @@ import contextlib
 from urllib.parse import urlsplit, urlunsplit
 
 
+class _Link:
+    """One client's connection and its connection to Redis."""
+
+    def __init__(self, flowing: bool) -> None:
+        self.flowing = asyncio.Event()
+        if flowing:
+            self.flowing.set()
+        self.stalled = False
+        self.writers: list[asyncio.StreamWriter] = []
+
+
 class Proxy:
     def __init__(self, url: str) -> None:
         parts = urlsplit(url)
         self.target = (parts.hostname or "127.0.0.1", parts.port or 6379)
         self._url = parts
         self._server: asyncio.Server | None = None
-        self._flowing = asyncio.Event()
-        self._flowing.set()
+        self._paused = False
         self._refusing = False
-        self._writers: set[asyncio.StreamWriter] = set()
+        self._links: set[_Link] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self.port = 0
 
@@ -41,22 +52,35 @@ class Proxy:
         return self
 
     def pause(self) -> None:
-        self._flowing.clear()
+        self._paused = True
+        for link in self._links:
+            link.flowing.clear()
+
+    def stall(self) -> None:
+        for link in self._links:
+            link.stalled = True
+            link.flowing.clear()
 
     def resume(self) -> None:
-        self._refusing = False
-        self._flowing.set()
+        self._paused = self._refusing = False
+        for link in self._links:
+            if not link.stalled:
+                link.flowing.set()
 
     def cut(self) -> None:
         self._refusing = True
-        for writer in list(self._writers):
-            writer.transport.abort()
+        for link in list(self._links):
+            for writer in link.writers:
+                writer.transport.abort()
 
     async def close(self) -> None:
         self.cut()
-        self._flowing.set()  # the connections accepted while paused end (refused)
         if self._server is not None:
             self._server.close()
+        for link in self._links:
+            link.stalled = False
+        self.resume()  # the connections accepted while paused end (refused)
+        self._refusing = True
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -67,43 +91,42 @@ class Proxy:
         if self._refusing:
             writer.transport.abort()
             return
-        self._writers.add(writer)
+        link = _Link(flowing=not self._paused)
+        link.writers.append(writer)
+        self._links.add(link)
         try:
-            await self._flowing.wait()
+            await link.flowing.wait()
             if self._refusing:
-                return
+                raise OSError("refused")
             up_reader, up_writer = await asyncio.open_connection(*self.target)
         except OSError:
-            self._writers.discard(writer)
+            self._links.discard(link)
             writer.transport.abort()
             return
-        self._writers.add(up_writer)
+        link.writers.append(up_writer)
         loop = asyncio.get_running_loop()
         for task in (
-            loop.create_task(self._pump(reader, up_writer, writer)),
-            loop.create_task(self._pump(up_reader, writer, up_writer)),
+            loop.create_task(self._pump(link, reader, up_writer)),
+            loop.create_task(self._pump(link, up_reader, writer)),
         ):
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
     async def _pump(
-        self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        other: asyncio.StreamWriter,
+        self, link: _Link, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         try:
             while True:
-                await self._flowing.wait()
+                await link.flowing.wait()
                 data = await reader.read(65536)
                 if not data:
                     break
-                await self._flowing.wait()  # read as the pause began: held, not lost
+                await link.flowing.wait()  # read as the pause began: held, not lost
                 writer.write(data)
                 await writer.drain()
         except (OSError, asyncio.IncompleteReadError):
             pass
         finally:
-            for w in (writer, other):
-                self._writers.discard(w)
+            self._links.discard(link)
+            for w in link.writers:
                 w.transport.abort()

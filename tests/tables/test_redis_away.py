@@ -69,3 +69,48 @@ async def test_commands_give_up_at_once_while_redis_is_away_and_work_again_when_
     finally:
         await broker.close()
         await proxy.close()
+
+
+async def test_a_subscription_the_network_left_half_open_is_found_quiet_and_renewed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The connections to Redis stop carrying without failing (``stall``): the subscription
+    reads no error, only silence. Pinged and not answered, it is given up and made again on a
+    new connection, and the process hears its channel again (the moves sent to it, the frames);
+    the tables it holds are compared with the database (what it missed)."""
+    monkeypatch.setattr(redis_broker, "COMMAND_SECONDS", 0.5)
+    monkeypatch.setattr(redis_broker, "PROBE_SECONDS", 0.1)
+    monkeypatch.setattr(redis_broker, "SILENT_SECONDS", 0.5)
+    proxy = await Proxy(redis_url()).start()
+    compared = 0
+
+    async def reconnected() -> None:
+        nonlocal compared
+        compared += 1
+
+    async def heard(table_id: int, version: int) -> None:
+        pass
+
+    prefix = f"t{uuid.uuid4().hex[:8]}"
+    broker = RedisBroker(proxy.url, prefix, on_reconnect=reconnected, process="a")
+    direct: list[str] = []
+    broker.on_direct = direct.append
+    other = RedisBroker(redis_url(), prefix, process="b")  # not through the proxy
+    await broker.start(heard)
+    await other.start(heard)
+    try:
+        sent = other.send("a", "before", count=True)
+        assert sent is not None and await sent == 1
+        async with asyncio.timeout(5):
+            while direct != ["before"]:
+                await asyncio.sleep(0.05)
+        proxy.stall()
+        async with asyncio.timeout(15):
+            while "after" not in direct:
+                other.send("a", "after")
+                await asyncio.sleep(0.2)
+        assert compared >= 1
+    finally:
+        await broker.close()
+        await other.close()
+        await proxy.close()

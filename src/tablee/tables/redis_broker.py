@@ -82,6 +82,11 @@ BACKOFF = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 COMMAND_SECONDS = 5.0
 #: what a command that could not reach Redis raises (a refused or dropped connection, a timeout)
 UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, OSError, TimeoutError)
+#: a subscription that heard nothing for this long is pinged, and given up if it does not answer
+#: within ``COMMAND_SECONDS``
+SILENT_SECONDS = 5.0
+#: the data of those pings
+ALIVE = "tablee-alive"
 #: once a command has failed, Redis is away: commands are not tried (they fail at once, as they
 #: would have after their timeout) while a ping every this many seconds looks for it back
 PROBE_SECONDS = 1.0
@@ -388,6 +393,9 @@ class RedisBroker:
 
     async def _read(self, pubsub: Any) -> None:
         failures = 0
+        clock = asyncio.get_running_loop().time
+        #: when the subscription last heard anything, and when it was pinged since (None: not)
+        heard_at, pinged_at = clock(), None
         while True:
             try:
                 if pubsub is None:
@@ -395,10 +403,22 @@ class RedisBroker:
                     pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
                     await pubsub.subscribe(*self._channels())
                     failures = 0
+                    heard_at, pinged_at = clock(), None
                     log.info("resubscribed to %s", self.channel)
                     self._subscribed = True
                     await self._back(compare=True)
-                message = await pubsub.get_message(timeout=5.0)
+                message = await pubsub.get_message(timeout=1.0)
+                now = clock()
+                if message is not None:
+                    heard_at, pinged_at = now, None
+                elif pinged_at is not None:
+                    if now - pinged_at > COMMAND_SECONDS:
+                        # a connection the network left half open (Redis restarted behind it, a
+                        # firewall forgot it) fails no read: it only goes quiet
+                        raise ConnectionError("the subscription did not answer a ping")
+                elif now - heard_at > SILENT_SECONDS:
+                    await pubsub.ping(ALIVE)
+                    pinged_at = now
                 if message is not None and message.get("type") == "message":
                     if self.own is not None and _text(message["channel"]) == self.own:
                         self._heard_direct(message["data"])
