@@ -8,6 +8,7 @@ import logging
 
 import pytest
 
+from tablee.tables import periodic
 from tablee.tables.periodic import Periodic
 
 
@@ -91,3 +92,28 @@ async def test_a_failed_round_is_logged_and_the_next_one_comes(
     assert len(failures) == 1 and failures[0].exc_info is not None
     assert isinstance(failures[0].exc_info[1], OSError)
     assert len(calls) >= 3
+
+
+async def test_rounds_failing_in_a_row_are_logged_whole_once_then_a_line_a_while(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database away, the poller fails every round: its traceback once, not every
+    second; a line now and then while it lasts, and one when a round works again."""
+    monkeypatch.setattr(periodic, "REMIND_SECONDS", 0.2)
+    calls: list[int] = []
+
+    async def work() -> None:
+        calls.append(len(calls))
+        if len(calls) <= 12:
+            raise OSError("the database went away")
+
+    p = Periodic(work, 0.005, "the poller failed", first=0.005)
+    with caplog.at_level(logging.WARNING):
+        p.start()
+        await _until(lambda: p.rounds >= 14, seconds=10)
+        await p.stop()
+    said = [r for r in caplog.records if r.getMessage().startswith("the poller failed")]
+    assert said[0].exc_info is not None and all(r.exc_info is None for r in said[1:])
+    reminders = [r for r in said if "failed in a row" in r.getMessage()]
+    assert 1 <= len(reminders) <= 5  # rounds come every 50 ms: a line a while, not one a round
+    assert said[-1].getMessage() == "the poller failed: works again after 12 failed rounds"

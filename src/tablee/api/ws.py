@@ -66,6 +66,7 @@ log = logging.getLogger("tablee.ws")
 router = APIRouter()
 
 BANNED_MESSAGE = "this player is banned from this server; ask its admins why"
+FAILED = "the server failed on this message; nothing changed"
 #: the longest a connection over its rate goes unread before its next frame is looked at
 MAX_REST = 1.0
 #: messages a connection handles in a row, while more are waiting, before it lets the others run
@@ -465,9 +466,7 @@ class Connection:
                     await self.handle(text)
                 except Exception:
                     log.exception("while handling a WebSocket message")
-                    self.error(
-                        ErrorCode.INTERNAL, "the server failed on this message; nothing changed"
-                    )
+                    self.error(ErrorCode.INTERNAL, FAILED)
                 # one read of the socket may hold thousands of messages, which ``receive`` then
                 # hands over without waiting: a client sending them as fast as it can must not
                 # keep the other connections from being served meanwhile
@@ -510,6 +509,10 @@ class Connection:
                 await _HANDLERS[msg.type](self, msg)
             except TableError as exc:
                 self.error(exc.code, exc.message, msg.id)
+            except Exception:
+                # answered with its id all the same: the client stops waiting for this one
+                log.exception("while handling a WebSocket message")
+                self.error(ErrorCode.INTERNAL, FAILED, msg.id)
 
     def _seat(self, table_id: int | None) -> int | None:
         live = None if table_id is None else self.manager.cached(table_id)

@@ -23,7 +23,7 @@ from tablee.tables.records import (
 )
 
 from .repo import Store, hash_token
-from .writes import StaleVersion
+from .writes import StaleVersion, Unreachable
 
 __all__ = [
     "BOT",
@@ -41,5 +41,6 @@ __all__ = [
     "StaleVersion",
     "Store",
     "TableRecord",
+    "Unreachable",
     "hash_token",
 ]

@@ -41,7 +41,7 @@ from sqlalchemy.engine import make_url
 
 from . import models as m
 from .encoding import json_text
-from .writes import TABLE_CHANGES, DirectWriter, TableWrite, stale
+from .writes import DATABASE_SECONDS, TABLE_CHANGES, DirectWriter, TableWrite, stale, unreachable
 
 T = TypeVar("T")
 log = logging.getLogger("tablee.store")
@@ -379,7 +379,9 @@ class PostgresMoves:
         # one that failed is replaced
         if conn is None or self._loop is not loop or conn.is_closed():
             settings = {"search_path": self.schema} if self.schema else None
-            conn = self._conn = await asyncpg.connect(self.dsn, server_settings=settings)
+            conn = self._conn = await asyncpg.connect(
+                self.dsn, server_settings=settings, timeout=DATABASE_SECONDS
+            )
             self._loop = loop
         return conn
 
@@ -395,12 +397,21 @@ class PostgresMoves:
         conn = await self._connection()
         try:
             if len(rows) == 1:
-                found = await conn.fetch(_PG_MOVE, *rows[0])
+                found = await conn.fetch(_PG_MOVE, *rows[0], timeout=DATABASE_SECONDS)
             else:
-                found = await conn.fetch(_PG_MOVES, *(list(c) for c in zip(*rows, strict=True)))
+                columns = (list(c) for c in zip(*rows, strict=True))
+                found = await conn.fetch(_PG_MOVES, *columns, timeout=DATABASE_SECONDS)
             written = {r[0] for r in found}
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise sa_exc.IntegrityError(_PG_MOVES, None, exc) from exc
+        except Exception as exc:
+            if unreachable(exc):
+                # a statement that did not answer may still be under way on the connection: the
+                # next group gets a new one (a partition: a cancel request would not get
+                # through either)
+                self._conn = None
+                conn.terminate()
+            raise
         return [None if w.table.id in written else stale(w) for w in batch]
 
     async def close(self) -> None:

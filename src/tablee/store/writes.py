@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy import BigInteger, bindparam, func, insert, select, update
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.functions import coalesce
 
@@ -154,6 +155,37 @@ class StaleVersion(RuntimeError):
     is not the table's any more (another process took it over): reload and try again."""
 
 
+#: how long a connection to PostgreSQL or a statement of the moves may take: a database cut
+#: off by the network answers nothing and refuses nothing, and a move waiting on it must be
+#: answered all the same (``conflict``: send it again)
+DATABASE_SECONDS = 10.0
+
+
+class Unreachable(RuntimeError):
+    """The database could not be reached, or did not answer in time: the write may have been
+    made or not (the table's version tells the next write), and was not acknowledged."""
+
+
+def unreachable(exc: BaseException | None, depth: int = 0) -> bool:
+    """Whether ``exc`` is the database out of reach (a connection refused, lost or silent), not
+    a refusal of what it was sent; the drivers' errors are looked through to their causes."""
+    if exc is None or depth > 5:
+        return False
+    if isinstance(exc, Unreachable | OSError | TimeoutError):
+        return True
+    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    # asyncpg: a connection closed or lost (its InterfaceError), or refused (class 08)
+    name = type(exc).__name__
+    if type(exc).__module__.startswith("asyncpg") and (
+        name in {"ConnectionDoesNotExistError", "InterfaceError", "CannotConnectNowError"}
+        or "Connection" in name
+    ):
+        return True
+    inner = exc.orig if isinstance(exc, sa_exc.DBAPIError) else None
+    return unreachable(inner or exc.__cause__, depth + 1)
+
+
 def stale(w: TableWrite) -> StaleVersion:
     """The refusal of a write whose table moved on (or whose home changed) since it was read."""
     return StaleVersion(f"table {w.table.id} is no longer at v{w.expected_version}")
@@ -219,8 +251,8 @@ class TableWriter:
 
             try:
                 outcome = await self._commit_all(writes, settle)
-            except Exception:
-                outcome = await self._each_alone(writes)
+            except Exception as exc:
+                outcome = await self._after_failure(writes, settle, exc)
             elapsed = time.perf_counter() - started
             for hook in self.commit_hooks:
                 try:
@@ -257,6 +289,28 @@ class TableWriter:
             rest = await self._each_alone(others)
         errors.update(zip(map(id, others), rest, strict=True))
         return [errors[id(w)] for w in batch]
+
+    async def _after_failure(
+        self,
+        writes: list[TableWrite],
+        settle: Callable[[list[BaseException | None]], None],
+        exc: Exception,
+    ) -> list[BaseException | None]:
+        """The outcome of a batch that failed as a whole with ``exc``. A connection that died
+        since its last use (the database restarted) fails its batch: the batch is tried again
+        once, on another. A database out of reach fails each write as ``Unreachable`` (each
+        alone would wait as long again, in turn); any other failure, each write alone."""
+        if not unreachable(exc):
+            return await self._each_alone(writes)
+        if not isinstance(exc, TimeoutError):  # a silent database would be as silent again
+            try:
+                return await self._commit_all(writes, settle)
+            except Exception as again:
+                if not unreachable(again):
+                    return await self._each_alone(writes)
+                exc = again
+        log.warning("the database is out of reach (%r): %s writes not made", exc, len(writes))
+        return [Unreachable(str(exc) or type(exc).__name__) for _ in writes]
 
     async def _each_alone(self, writes: list[TableWrite]) -> list[BaseException | None]:
         """Each write in a transaction of its own (a batch failed as a whole): its error."""

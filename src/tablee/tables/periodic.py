@@ -21,11 +21,15 @@ log = logging.getLogger(__name__)
 
 #: the shortest wait between two rounds, whatever a round took
 MIN_WAIT = 0.05
+#: while rounds keep failing (the database away: the poller fails every second), a line says so
+#: this often; the first failure is logged whole, with its traceback
+REMIND_SECONDS = 60.0
 
 
 class Periodic:
     """``work`` every ``seconds`` (from a round's start to the next's), the first after
-    ``first``; a round that fails is logged with ``failure`` and the next comes as usual."""
+    ``first``; a round that fails is logged with ``failure`` and the next comes as usual (the
+    rounds that fail after it, one line a minute, and the first that works again, one line)."""
 
     def __init__(
         self,
@@ -67,12 +71,26 @@ class Periodic:
 
     async def _run(self, stopping: asyncio.Event) -> None:
         wait = self.first
+        #: rounds failed in a row, and when that was last said
+        failed, said = 0, 0.0
         while not await _stopped(stopping, wait):
             started = time.monotonic()
             try:
                 await self.work()
-            except Exception:
-                log.exception(self.failure)
+            except Exception as exc:
+                failed += 1
+                if failed == 1:
+                    log.exception(self.failure)
+                    said = started
+                elif started - said >= REMIND_SECONDS:
+                    log.error(
+                        "%s (%s rounds failed in a row; the last: %r)", self.failure, failed, exc
+                    )
+                    said = started
+            else:
+                if failed:
+                    log.warning("%s: works again after %s failed rounds", self.failure, failed)
+                failed = 0
             self.rounds += 1
             wait = max(MIN_WAIT, self.seconds - (time.monotonic() - started))
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from tablee.engine import Event
 from tablee.protocol import ErrorCode
-from tablee.store import StaleVersion, Store
+from tablee.store import StaleVersion, Store, Unreachable
 
 from .changes import Change, Decision, away_news, replay
 from .errors import NotHome, Superseded, TableError
@@ -131,6 +131,13 @@ class Pipeline:
                     # chosen for a state that is gone: the caller decides again from the new one
                     raise Superseded from None
                 continue
+            except Unreachable:
+                # not acknowledged, perhaps written: the same act sent again is answered as it
+                # was if it was (its key, read back by the catch-up its version forces)
+                raise TableError(
+                    ErrorCode.CONFLICT,
+                    "the table's database did not answer; send the same act again",
+                ) from None
             live.advance(change.rec, change.state, change.seq, change.to_act, change.legal)
             if change.move is not None:
                 live.remember(change.move.request, change.rec.version)

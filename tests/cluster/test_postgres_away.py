@@ -1,0 +1,95 @@
+"""PostgreSQL taken away from two app processes mid-game (``docs/scaling.md``, "What fails,
+and what is never lost"): the processes reach it through a proxy the test cuts or pauses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tests.cluster.kit import Client, Cluster, Proc, new_player, processes, rest
+from tests.cluster.proxy import Proxy
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+
+@pytest.fixture
+async def pg_proxy(cluster: Cluster) -> AsyncIterator[Proxy]:
+    p = await Proxy(cluster.db.url).start()
+    try:
+        yield p
+    finally:
+        await p.close()
+
+
+async def _answer(c: Client, msg: dict[str, Any], mid: str, timeout: float) -> dict[str, Any]:
+    start = len(c.frames)
+    await c.conn.send(json.dumps({**msg, "id": mid}))
+    return await c.until(lambda f: f.get("id") == mid, start, timeout=timeout)
+
+
+@pytest.mark.parametrize("how", ["pause", "cut"])
+async def test_without_postgres_a_move_is_answered_conflict_and_sent_again_is_made_once(
+    cluster: Cluster, pg_proxy: Proxy, how: str
+) -> None:
+    """The processes lose PostgreSQL (``pause``: a partition, the statement sent waits and may
+    run when the network is back; ``cut``: the connections closed and refused): a move is
+    answered ``conflict`` (send it again), not left waiting, and nothing is acknowledged that
+    was not committed. PostgreSQL back, the same act sent again is made once, whether or not
+    the statement held up ran late, and the game plays on to its end."""
+    async with processes(cluster, "a", "b", database_url=pg_proxy.url) as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(a, "Bob")
+        body = {"game": "toy", "players": 2, "options": {"deals": 2}}
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        await rest(a, "POST", f"/api/tables/{tid}/join", bob)
+        acked: list[str] = []
+        async with Client(a, alice) as ca, Client(a, bob) as cb:
+            st = await ca.subscribe(tid)
+            await cb.subscribe(tid)
+            clients = {0: ca, 1: cb}
+            await asyncio.sleep(0.5)  # the subscribes' own reads are over
+            getattr(pg_proxy, how)()
+            c = clients[st["to_act"][0]]
+            mine = await c.state_at(tid, st["version"])
+            msg = {"type": "act", "table": tid, "action": mine["legal"][0]}
+            started = time.monotonic()
+            answer = await _answer(c, msg, "away", timeout=40)
+            assert answer["type"] == "error" and answer["code"] == "conflict", answer
+            assert time.monotonic() - started < 30
+            pg_proxy.resume()
+            answer = await _answer(c, msg, "away", timeout=60)
+            assert answer["type"] == "ack", answer
+            acked.append("away")
+            version = st["version"] + 1
+            while True:
+                st = await ca.state_at(tid, version)
+                if st["over"]:
+                    break
+                c = clients[st["to_act"][0]]
+                mine = await c.state_at(tid, version)
+                mid = f"after-{version}"
+                answer = await _answer(c, {**msg, "action": mine["legal"][0]}, mid, timeout=30)
+                assert answer["type"] == "ack", answer
+                acked.append(mid)
+                version += 1
+        rows = await cluster.sql(
+            f"SELECT seq, request FROM actions WHERE table_id = {tid} ORDER BY seq"
+        )
+        assert [r["seq"] for r in rows] == list(range(1, 13))
+        requests = [r["request"] for r in rows if r["request"] is not None]
+        assert len(requests) == len(set(requests)) == len(acked)  # each acked move once
+    assert not _failures(a) and not _failures(b), a.output() + b.output()
+
+
+def _failures(proc: Proc) -> list[str]:
+    """The tracebacks of the process's output but the ones of its housekeeping rounds (the
+    poller, the lease, the sweep), which fail while the database is away and try again."""
+    return [
+        line
+        for line in proc.output().split("Traceback")[1:]
+        if "periodic.py" not in line and "Exception during reset" not in line
+    ]
