@@ -188,3 +188,24 @@ def test_a_reconnecting_player_resumes_from_the_current_state(srv: Server) -> No
         back = again.state()
     assert back["version"] == seen["version"] and back["view"] == seen["view"]
     assert back["view"]["hand"] == seen["view"]["hand"] and len(back["view"]["hand"]) == 2
+
+
+def test_a_message_the_server_fails_on_is_answered_with_its_id_and_the_socket_goes_on(
+    srv: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A failure that is not a refusal (a bug, a store that broke) is answered ``internal``
+    with the message's id: the client stops waiting for that one; the next messages are
+    served."""
+    alice = srv.player("Alice")
+    t = srv.create_table(alice, game="toy", players=2)
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the store broke")
+
+    monkeypatch.setattr(srv.manager, "visible", broken)
+    with srv.ws(alice) as wa:
+        answer = wa.request({"type": "sync", "table": t["id"], "id": "s1"})
+        assert answer["type"] == "error" and answer["code"] == "internal", answer
+        assert answer["id"] == "s1"
+        assert wa.request({"type": "ping", "id": "p1"}) == {"type": "pong", "id": "p1"}
+    assert any(r.exc_info is not None for r in caplog.records)
