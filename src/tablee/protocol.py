@@ -84,9 +84,9 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.FORBIDDEN: "only someone else may do this (starting a table: its creator)",
     ErrorCode.INTERNAL: "the server failed on this message; nothing changed",
     ErrorCode.CONFLICT: (
-        "the table was busy with other changes too long, or the server that keeps it did not"
-        " answer in time; send the same act again (its id: a move made already is answered"
-        " as it was)"
+        "the table was busy with other changes too long, or the server that keeps it (or its"
+        " database) did not answer in time; send the same act again (its id: a move made"
+        " already is answered as it was)"
     ),
     ErrorCode.STALE_VERSION: (
         "an act's 'version' is not the table's version: the move was decided on an older state "
