@@ -228,6 +228,18 @@ async def new_player(proc: Proc, name: str) -> Player:
         return Player(body["id"], body["name"], body["token"])
 
 
+async def toy_table(
+    home: Proc, other: Proc, players: tuple[str, str] = ("Alice", "Bob")
+) -> tuple[Player, Player, int]:
+    """Two new players, the first on ``home`` (where the table is made: its home), the second
+    on ``other`` (where they join), and their toy table of two deals, playing."""
+    first, second = await new_player(home, players[0]), await new_player(other, players[1])
+    body = {"game": "toy", "players": 2, "options": {"deals": 2}}
+    tid = (await rest(home, "POST", "/api/tables", first, json=body))["id"]
+    await rest(other, "POST", f"/api/tables/{tid}/join", second)
+    return first, second, tid
+
+
 async def rest(proc: Proc, method: str, path: str, p: Player | None = None, **kw: Any) -> Any:
     async with httpx.AsyncClient(base_url=proc.http) as http:
         headers = {**(p.auth if p else {}), **kw.pop("headers", {})}
@@ -302,6 +314,12 @@ class Client:
         start = len(self.frames)
         await self.conn.send(json.dumps({**msg, "id": mid}))
         return await self.until(lambda f: f.get("id") == mid, start)
+
+    async def answer(self, msg: dict[str, Any], mid: str, timeout: float = 30) -> dict[str, Any]:
+        """Sends ``msg`` with the id ``mid`` (sent again, it keeps it); its answer."""
+        start = len(self.frames)
+        await self.conn.send(json.dumps({**msg, "id": mid}))
+        return await self.until(lambda f: f.get("id") == mid, start, timeout=timeout)
 
     async def subscribe(self, table: int) -> dict[str, Any]:
         start = len(self.frames)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from urllib.parse import urlsplit, urlunsplit
 
 
@@ -130,3 +131,13 @@ class Proxy:
             self._links.discard(link)
             for w in link.writers:
                 w.transport.abort()
+
+
+@contextlib.asynccontextmanager
+async def proxied(url: str) -> AsyncIterator[Proxy]:
+    """A proxy to ``url``'s server, open while the block runs."""
+    proxy = await Proxy(url).start()
+    try:
+        yield proxy
+    finally:
+        await proxy.close()

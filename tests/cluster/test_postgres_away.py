@@ -4,32 +4,21 @@ and what is never lost"): the processes reach it through a proxy the test cuts o
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
-from tests.cluster.kit import Client, Cluster, Proc, new_player, processes, rest
-from tests.cluster.proxy import Proxy
+from tests.cluster.kit import Client, Cluster, Proc, processes, toy_table
+from tests.cluster.proxy import Proxy, proxied
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 
 @pytest.fixture
 async def pg_proxy(cluster: Cluster) -> AsyncIterator[Proxy]:
-    p = await Proxy(cluster.db.url).start()
-    try:
+    async with proxied(cluster.db.url) as p:
         yield p
-    finally:
-        await p.close()
-
-
-async def _answer(c: Client, msg: dict[str, Any], mid: str, timeout: float) -> dict[str, Any]:
-    start = len(c.frames)
-    await c.conn.send(json.dumps({**msg, "id": mid}))
-    return await c.until(lambda f: f.get("id") == mid, start, timeout=timeout)
 
 
 @pytest.mark.parametrize("how", ["pause", "cut"])
@@ -42,10 +31,7 @@ async def test_without_postgres_a_move_is_answered_conflict_and_sent_again_is_ma
     was not committed. PostgreSQL back, the same act sent again is made once, whether or not
     the statement held up ran late, and the game plays on to its end."""
     async with processes(cluster, "a", "b", database_url=pg_proxy.url) as (a, b):
-        alice, bob = await new_player(a, "Alice"), await new_player(a, "Bob")
-        body = {"game": "toy", "players": 2, "options": {"deals": 2}}
-        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
-        await rest(a, "POST", f"/api/tables/{tid}/join", bob)
+        alice, bob, tid = await toy_table(a, a)
         acked: list[str] = []
         async with Client(a, alice) as ca, Client(a, bob) as cb:
             st = await ca.subscribe(tid)
@@ -57,11 +43,11 @@ async def test_without_postgres_a_move_is_answered_conflict_and_sent_again_is_ma
             mine = await c.state_at(tid, st["version"])
             msg = {"type": "act", "table": tid, "action": mine["legal"][0]}
             started = time.monotonic()
-            answer = await _answer(c, msg, "away", timeout=40)
+            answer = await c.answer(msg, "away", timeout=40)
             assert answer["type"] == "error" and answer["code"] == "conflict", answer
             assert time.monotonic() - started < 30
             pg_proxy.resume()
-            answer = await _answer(c, msg, "away", timeout=60)
+            answer = await c.answer(msg, "away", timeout=60)
             assert answer["type"] == "ack", answer
             acked.append("away")
             version = st["version"] + 1
@@ -72,7 +58,7 @@ async def test_without_postgres_a_move_is_answered_conflict_and_sent_again_is_ma
                 c = clients[st["to_act"][0]]
                 mine = await c.state_at(tid, version)
                 mid = f"after-{version}"
-                answer = await _answer(c, {**msg, "action": mine["legal"][0]}, mid, timeout=30)
+                answer = await c.answer({**msg, "action": mine["legal"][0]}, mid, timeout=30)
                 assert answer["type"] == "ack", answer
                 acked.append(mid)
                 version += 1

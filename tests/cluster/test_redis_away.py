@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.cluster.kit import Client, Cluster, new_player, processes, rest
-from tests.cluster.proxy import Proxy
+from tests.cluster.kit import Client, Cluster, new_player, processes, toy_table
+from tests.cluster.proxy import Proxy, proxied
 from tests.cluster.test_cluster import _metrics
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -20,18 +20,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 @pytest.fixture
 async def proxy(cluster: Cluster) -> AsyncIterator[Proxy]:
-    p = await Proxy(cluster.redis_url).start()
-    try:
+    async with proxied(cluster.redis_url) as p:
         yield p
-    finally:
-        await p.close()
-
-
-async def _answer(c: Client, msg: dict[str, Any], mid: str, timeout: float) -> dict[str, Any]:
-    """Sends ``msg`` with the id ``mid`` (a resend keeps it); its answer."""
-    start = len(c.frames)
-    await c.conn.send(json.dumps({**msg, "id": mid}))
-    return await c.until(lambda f: f.get("id") == mid, start, timeout=timeout)
 
 
 @pytest.mark.parametrize("how", ["pause", "cut"])
@@ -44,10 +34,7 @@ async def test_without_redis_every_move_is_answered_and_none_is_lost(
     cross Redis, is answered ``conflict`` instead of waiting, and a socket opening the table on
     B gets its state. Redis back, the same act sent again is made once, and the game ends."""
     async with processes(cluster, "a", "b", redis_url=proxy.url) as (a, b):
-        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
-        body = {"game": "toy", "players": 2, "options": {"deals": 2}}
-        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
-        await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+        alice, bob, tid = await toy_table(a, b)
         acked: list[str] = []
         async with Client(a, alice) as ca, Client(b, bob) as cb:
             st = await ca.subscribe(tid)
@@ -59,7 +46,7 @@ async def test_without_redis_every_move_is_answered_and_none_is_lost(
                 c = clients[seat]
                 mine = await c.state_at(tid, version, timeout=timeout)
                 msg = {"type": "act", "table": tid, "action": mine["legal"][0]}
-                return await _answer(c, msg, mid, timeout)
+                return await c.answer(msg, mid, timeout)
 
             version, moves = st["version"], 0
             # a few moves with Redis there, up to Alice's turn
@@ -140,10 +127,7 @@ async def test_a_move_held_up_by_a_partition_past_its_time_is_not_made_when_it_c
         p.env = cluster.env(p.port, **p.settings)
     try:
         await asyncio.gather(home.start(), away.start())
-        alice, bob = await new_player(home, "Alice"), await new_player(away, "Bob")
-        body = {"game": "toy", "players": 2, "options": {"deals": 2}}
-        tid = (await rest(home, "POST", "/api/tables", alice, json=body))["id"]
-        await rest(away, "POST", f"/api/tables/{tid}/join", bob)
+        alice, bob, tid = await toy_table(home, away)
         async with Client(home, alice) as ca, Client(away, bob) as cb:
             st = await ca.subscribe(tid)
             await cb.subscribe(tid)
@@ -156,7 +140,7 @@ async def test_a_move_held_up_by_a_partition_past_its_time_is_not_made_when_it_c
             before = await cluster.sql(f"SELECT version FROM tables WHERE id = {tid}")
             proxy.pause()
             msg = {"type": "act", "table": tid, "action": st["legal"][0]}
-            answer = await _answer(cb, msg, "held", timeout=30)
+            answer = await cb.answer(msg, "held", timeout=30)
             assert answer["type"] == "error" and answer["code"] == "conflict", answer
             proxy.resume()
             await asyncio.sleep(3)  # what the network held has come
@@ -170,7 +154,7 @@ async def test_a_move_held_up_by_a_partition_past_its_time_is_not_made_when_it_c
                 assert after == before, "a move answered conflict was made when it came, late"
                 # Bob plays again, another card if he has one: that move is the one made
                 again = {**msg, "action": st["legal"][-1]}
-                answer = await _answer(cb, again, "again", timeout=30)
+                answer = await cb.answer(again, "again", timeout=30)
                 assert answer["type"] == "ack", answer
                 made = [st["legal"][-1]]
         rows = await cluster.sql(
@@ -191,11 +175,8 @@ async def test_a_table_first_opened_away_from_its_home_without_redis_is_relayed_
     be shared. Once Redis is back, B shares it again, and the home relays its frames to B
     (not only B's look at the database)."""
     async with processes(cluster, "a", "b", redis_url=proxy.url, admin_token="sesame") as (a, b):
-        alice, bob = await new_player(a, "Alice"), await new_player(a, "Bob")
+        alice, bob, tid = await toy_table(a, a)
         carol = await new_player(b, "Carol")
-        body = {"game": "toy", "players": 2, "options": {"deals": 2}}
-        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
-        await rest(a, "POST", f"/api/tables/{tid}/join", bob)
         async with Client(a, alice) as ca, Client(a, bob) as cb, Client(b, carol) as cc:
             st = await ca.subscribe(tid)
             await cb.subscribe(tid)
