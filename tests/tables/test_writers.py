@@ -11,7 +11,7 @@ import pytest
 
 import tablee.tables.scheduler as scheduler_module
 from tablee.games import get_game, replay
-from tablee.store import PlayerRecord, Store
+from tablee.store import PlayerRecord, Store, Unreachable
 from tablee.tables import TableError, TableManager
 from tests.serverkit import Database, OtherProcesses, ToyGame
 
@@ -87,9 +87,15 @@ async def test_a_lost_race_is_retried_on_fresh_state_never_applied_twice(
     await m2.close()
 
 
+@pytest.mark.parametrize(
+    "failure", [ConnectionError("the database went away"), Unreachable("no answer in 10 s")]
+)
 async def test_a_store_failure_changes_nothing_and_the_table_goes_on(
-    sqlite_db: Database, toy_game: ToyGame, monkeypatch: pytest.MonkeyPatch
+    sqlite_db: Database, toy_game: ToyGame, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:
+    """A move the store failed to save (``Unreachable``: the group commit found the database
+    out of reach) changes nothing: the player's is answered (``conflict``: send it again), the
+    bot's is tried again, and the table goes on."""
     monkeypatch.setattr(scheduler_module, "RETRY_SECONDS", 0.01)
     store = Store(sqlite_db.url)
     await store.migrate()
@@ -100,14 +106,16 @@ async def test_a_store_failure_changes_nothing_and_the_table_goes_on(
     async def flaky(*args: Any, **kwargs: Any) -> None:
         calls["n"] += 1
         if calls["n"] in (1, 3):  # Alice's first try, the bot's first try
-            raise ConnectionError("the database went away")
+            raise failure
         await real(*args, **kwargs)
 
     monkeypatch.setattr(store, "record_action", flaky)
     alice, _ = await store.create_player("Alice")
     live = await m.create_table(alice, "toy", 2, {"hand": 2}, bots=[1])
-    with pytest.raises(ConnectionError):
+    with pytest.raises((ConnectionError, TableError)) as refused:
         await m.act(alice, live.id, {"type": "play", "card": live.state.hands[0][0]})
+    if isinstance(failure, Unreachable):
+        assert isinstance(refused.value, TableError) and refused.value.code == "conflict"
     assert live.seq == 0 and live.rec.version == (await store.table(live.id)).version
     await m.act(alice, live.id, {"type": "play", "card": live.state.hands[0][0]})
     # the bot's first move fails once, then is retried

@@ -15,7 +15,8 @@ Bots: after every change, a bot seat the game waits on (or a person's seat a rob
 the move its search finds in the robots' worker processes (``robots.py``), off the event loop;
 if the table moved meanwhile, that move is dropped and the new state gets its own bot turn.
 
-A move the store could not save is tried again ``RETRY_SECONDS`` later; a move chosen for a state
+A move the store could not save (its database away: refused as ``conflict``, as is a table too
+busy) is tried again ``RETRY_SECONDS`` later; a move chosen for a state
 another process replaced meanwhile (``Superseded``) is dropped: the new state has its own timer
 and bot turn.
 """
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from tablee.bots.levels import CONFIRME
 from tablee.engine import Action, Game
 from tablee.logs import log_context
+from tablee.protocol import ErrorCode
 
 from .changes import Decision, move
 from .errors import Superseded, TableError
@@ -121,6 +123,11 @@ class Scheduler:
                 except Superseded:
                     return  # the new state's deadline is armed again
                 except TableError as exc:
+                    if exc.code == ErrorCode.CONFLICT:
+                        # not refused: the table was busy, or its database away
+                        log.warning("table %s: the timer's move waits: %s", live.id, exc)
+                        self._retry_later(lambda: self._expire(live, deadline))
+                        return
                     log.error(
                         "table %s: auto_action for seat %s refused: %s",
                         live.id,
@@ -209,6 +216,11 @@ class Scheduler:
                     except Superseded:
                         break  # the new state gets its own turn
                     except TableError as exc:
+                        if exc.code == ErrorCode.CONFLICT:
+                            # not refused: the table was busy, or its database away
+                            log.warning("table %s: a bot move waits: %s", live.id, exc)
+                            self._retry_later(lambda: self._bot_retry(live))
+                            return
                         log.error(
                             "table %s: bot move for seat %s refused: %s",
                             live.id,
