@@ -136,7 +136,8 @@ class Pipeline:
                 # was if it was (its key, read back by the catch-up its version forces)
                 raise TableError(
                     ErrorCode.CONFLICT,
-                    "the table's database did not answer; send the same act again",
+                    "the table's database did not answer; try again (a move sent again with"
+                    " its id is made once)",
                 ) from None
             live.advance(change.rec, change.state, change.seq, change.to_act, change.legal)
             if change.move is not None:
