@@ -79,3 +79,26 @@ def _failures(proc: Proc) -> list[str]:
         for line in proc.output().split("Traceback")[1:]
         if "periodic.py" not in line and "Exception during reset" not in line
     ]
+
+
+async def test_a_hello_without_postgres_is_answered_and_one_after_it_is_welcome(
+    cluster: Cluster, pg_proxy: Proxy
+) -> None:
+    """A socket's hello reads its player: without PostgreSQL (a partition) it is answered
+    ``internal`` with its id after the reads' timeout, and once the database is back, a hello
+    (on a new socket, or the same one) is welcome."""
+    async with processes(cluster, "a", "b", database_url=pg_proxy.url) as (a, _):
+        alice, _, _ = await toy_table(a, a)
+        async with Client(a, alice):  # the reads' pool has its connection
+            pass
+        async with Client(a, None) as c:
+            pg_proxy.pause()
+            started = time.monotonic()
+            answer = await c.answer({"type": "hello", "token": alice.token}, "h1", timeout=40)
+            assert answer["type"] == "error" and answer["code"] == "internal", answer
+            assert time.monotonic() - started < 30
+            pg_proxy.resume()
+            answer = await c.answer({"type": "hello", "token": alice.token}, "h2", timeout=30)
+            assert answer["type"] == "welcome", answer
+        async with Client(a, alice):
+            pass

@@ -31,6 +31,7 @@ import asyncpg  # type: ignore[import-untyped]
 from tablee.tables.records import ChatMuteRecord, ChatRecord, PlayerRecord
 
 from .direct import SqliteThread, driver_target
+from .writes import DATABASE_SECONDS
 
 #: the most connections the PostgreSQL reads hold at once
 POOL = 2
@@ -214,6 +215,10 @@ class PostgresReads:
                         max_size=POOL,
                         server_settings=settings,
                         reset=_kept_as_is,
+                        # a database the network cut off answers nothing: a socket's hello is
+                        # answered all the same, after this long
+                        timeout=DATABASE_SECONDS,
+                        command_timeout=DATABASE_SECONDS,
                     )
                     self._loop = loop
         return self._pool
