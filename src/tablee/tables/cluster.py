@@ -823,8 +823,8 @@ class Cluster(Coordination):
         not come. The tables held here are compared with the database, and the presence is
         shared and read again, whole: the entries written meanwhile were not announced (the
         home of a table first watched here meanwhile would not relay its frames here), and the
-        reads were not made."""
-        await self.refresh()
+        reads were not made. The presence first: it needs Redis alone, where the comparison
+        needs the database too (and fails without it; the poller makes it again)."""
         self._shown.clear()  # what Redis holds of this process is not known: each one written
         for live in self.host.live_tables():
             await self._share_presence(live.id)
@@ -832,6 +832,7 @@ class Cluster(Coordination):
         if isinstance(self.broker, RedisBroker):
             for table_id, entries in (await self.broker.presences(held)).items():
                 self._took_presence(table_id, entries)
+        await self.refresh()
 
     async def refresh(self) -> None:
         """Every table held here against the database: its home (taken over when it died and
