@@ -72,13 +72,24 @@ async def test_without_postgres_a_move_is_answered_conflict_and_sent_again_is_ma
 
 
 def _failures(proc: Proc) -> list[str]:
-    """The tracebacks of the process's output but the ones of its housekeeping rounds (the
-    poller, the lease, the sweep), which fail while the database is away and try again."""
-    return [
-        line
-        for line in proc.output().split("Traceback")[1:]
-        if "periodic.py" not in line and "Exception during reset" not in line
+    """The tracebacks in the process's output (each with its message and the exceptions it was
+    chained from) but the ones of its housekeeping rounds (the poller, the lease, the sweep) and
+    of its pool's resets, which fail while the database is away and are tried again."""
+    lines = proc.output().splitlines()
+    chained = ("The above exception", "During handling of the above exception")
+    starts = [
+        i
+        for i, line in enumerate(lines)
+        if line == "Traceback (most recent call last):"
+        and not (i >= 2 and lines[i - 2].startswith(chained))
     ]
+    out = []
+    for k, i in enumerate(starts):
+        end = starts[k + 1] - 1 if k + 1 < len(starts) else len(lines)
+        chain = "\n".join(lines[max(i - 1, 0) : end])
+        if "periodic.py" not in chain and "Exception during reset" not in chain:
+            out.append(chain)
+    return out
 
 
 async def test_a_hello_without_postgres_is_answered_and_one_after_it_is_welcome(
