@@ -185,6 +185,25 @@ class Proc:
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
+    def failures(self, expected: tuple[str, ...] = ()) -> list[str]:
+        """The tracebacks of the process's output, each whole (its message and the exceptions
+        it was chained from), but those in which one of ``expected`` appears."""
+        lines = self.output().splitlines()
+        chained = ("The above exception", "During handling of the above exception")
+        starts = [
+            i
+            for i, line in enumerate(lines)
+            if line == "Traceback (most recent call last):"
+            and not (i >= 2 and lines[i - 2].startswith(chained))
+        ]
+        out = []
+        for k, i in enumerate(starts):
+            end = starts[k + 1] - 1 if k + 1 < len(starts) else len(lines)
+            chain = "\n".join(lines[max(i - 1, 0) : end])
+            if not any(e in chain for e in expected):
+                out.append(chain)
+        return out
+
     def errors(self) -> list[str]:
         """Lines of the process's output that report a failure."""
         return [

@@ -9,10 +9,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.cluster.kit import Client, Cluster, Proc, processes, toy_table
+from tests.cluster.kit import Client, Cluster, processes, toy_table
 from tests.cluster.proxy import Proxy, proxied
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+
+#: the tracebacks a process logs while the database is away and tries again: its housekeeping
+#: rounds (the poller, the lease, the sweep) and its pool's resets
+EXPECTED = ("periodic.py", "Exception during reset")
 
 
 @pytest.fixture
@@ -68,28 +73,7 @@ async def test_without_postgres_a_move_is_answered_conflict_and_sent_again_is_ma
         assert [r["seq"] for r in rows] == list(range(1, 13))
         requests = [r["request"] for r in rows if r["request"] is not None]
         assert len(requests) == len(set(requests)) == len(acked)  # each acked move once
-    assert not _failures(a) and not _failures(b), a.output() + b.output()
-
-
-def _failures(proc: Proc) -> list[str]:
-    """The tracebacks in the process's output (each with its message and the exceptions it was
-    chained from) but the ones of its housekeeping rounds (the poller, the lease, the sweep) and
-    of its pool's resets, which fail while the database is away and are tried again."""
-    lines = proc.output().splitlines()
-    chained = ("The above exception", "During handling of the above exception")
-    starts = [
-        i
-        for i, line in enumerate(lines)
-        if line == "Traceback (most recent call last):"
-        and not (i >= 2 and lines[i - 2].startswith(chained))
-    ]
-    out = []
-    for k, i in enumerate(starts):
-        end = starts[k + 1] - 1 if k + 1 < len(starts) else len(lines)
-        chain = "\n".join(lines[max(i - 1, 0) : end])
-        if "periodic.py" not in chain and "Exception during reset" not in chain:
-            out.append(chain)
-    return out
+    assert not a.failures(EXPECTED) and not b.failures(EXPECTED), a.output() + b.output()
 
 
 async def test_a_hello_without_postgres_is_answered_and_one_after_it_is_welcome(

@@ -175,11 +175,11 @@ def unreachable(exc: BaseException | None, depth: int = 0) -> bool:
         return True
     if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
         return True
-    # asyncpg: a connection closed or lost (its InterfaceError), or refused (class 08)
+    # asyncpg: a connection closed or lost (its InterfaceError, ConnectionDoesNotExistError),
+    # refused (class 08: Postgres*Connection*Error), or a server still starting
     name = type(exc).__name__
     if type(exc).__module__.startswith("asyncpg") and (
-        name in {"ConnectionDoesNotExistError", "InterfaceError", "CannotConnectNowError"}
-        or "Connection" in name
+        name in {"InterfaceError", "CannotConnectNowError"} or "Connection" in name
     ):
         return True
     inner = exc.orig if isinstance(exc, sa_exc.DBAPIError) else None

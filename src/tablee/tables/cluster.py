@@ -826,9 +826,9 @@ class Cluster(Coordination):
         reads were not made. The presence first: it needs Redis alone, where the comparison
         needs the database too (and fails without it; the poller makes it again)."""
         self._shown.clear()  # what Redis holds of this process is not known: each one written
-        for live in self.host.live_tables():
-            await self._share_presence(live.id)
         held = [live.id for live in self.host.live_tables()]
+        for table_id in held:
+            await self._share_presence(table_id)
         if isinstance(self.broker, RedisBroker):
             for table_id, entries in (await self.broker.presences(held)).items():
                 self._took_presence(table_id, entries)
