@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.pool import NullPool
 
 from tablee.tables.records import (
     FINISHED,
@@ -41,21 +42,33 @@ from .encoding import json_text
 from .names import NameReserved, NameTaken, name_key, reserved
 from .reads import direct_reader
 from .rows import player_record
-from .writes import TableWrite, TableWriter
+from .writes import DATABASE_SECONDS, TableWrite, TableWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+#: PostgreSQL advisory lock held while migrating: replicas that start together migrate one after
+#: the other (the later ones find the schema at head and do nothing)
+MIGRATION_LOCK = 0x7461626C6565
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def make_engine(url: str, schema: str | None = None, writes: bool = False) -> AsyncEngine:
+def make_engine(
+    url: str, schema: str | None = None, writes: bool = False, migrations: bool = False
+) -> AsyncEngine:
     """The store's engine; ``writes``: the table writes' own (PostgreSQL), whose every use is a
     whole transaction: no ping before it, no rollback after it (a connection that died fails
-    its batch, which is tried again on another)."""
+    its batch, which is tried again on another). On PostgreSQL a connection and a statement give
+    up after ``DATABASE_SECONDS`` (a partition would have them wait for TCP to give up, for
+    minutes; the connection is then closed, its rollback failing), but for ``migrations``'
+    engine, whose statements may take long (an index built, the lock of another replica
+    migrating)."""
     u = make_url(url)
     kwargs: dict[str, Any] = {}
+    connect: dict[str, Any] = {}
+    if schema and u.get_backend_name() != "sqlite":
+        connect["server_settings"] = {"search_path": schema}
     if u.get_backend_name() == "sqlite":
         db = u.database
         if db and db != ":memory:" and not db.startswith("file:"):
@@ -63,16 +76,20 @@ def make_engine(url: str, schema: str | None = None, writes: bool = False) -> As
         # One connection: SQLite has one writer anyway, and queueing in the pool is cheaper and
         # fairer than busy-waiting on the file lock.
         kwargs.update(connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=120)
-    elif writes:
-        # the group commit writes one batch at a time
-        kwargs.update(pool_size=2, max_overflow=0, pool_pre_ping=False, pool_reset_on_return=None)
-        if schema:
-            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+    elif migrations:
+        connect["timeout"] = DATABASE_SECONDS
+        kwargs.update(poolclass=NullPool, connect_args=connect)
     else:
-        # the reads of every socket and token go through the driver (``reads.py``, 2 more)
-        kwargs.update(pool_size=10, max_overflow=8, pool_pre_ping=True)
-        if schema:
-            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+        connect.update(timeout=DATABASE_SECONDS, command_timeout=DATABASE_SECONDS)
+        kwargs["connect_args"] = connect
+        if writes:
+            # the group commit writes one batch at a time
+            kwargs.update(
+                pool_size=2, max_overflow=0, pool_pre_ping=False, pool_reset_on_return=None
+            )
+        else:
+            # the reads of every socket and token go through the driver (``reads.py``, 2 more)
+            kwargs.update(pool_size=10, max_overflow=8, pool_pre_ping=True)
     engine = create_async_engine(url, json_serializer=json_text, **kwargs)
     if u.get_backend_name() == "sqlite":
 
@@ -147,8 +164,18 @@ class Store:
         self.reads = direct_reader(url, schema)
 
     async def migrate(self) -> None:
-        async with self.engine.begin() as conn:
-            await conn.run_sync(_upgrade)
+        # an engine of its own, without the statements' timeout (``make_engine``)
+        engine = (
+            self.engine
+            if self.engine.dialect.name == "sqlite"
+            else make_engine(self.url, self.schema, migrations=True)
+        )
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(_upgrade)
+        finally:
+            if engine is not self.engine:
+                await engine.dispose()
 
     async def close(self) -> None:
         await self._writes.close()

@@ -10,14 +10,10 @@ from alembic import context
 from sqlalchemy import Connection, text
 
 from tablee.store.models import Base
+from tablee.store.repo import MIGRATION_LOCK
 
 config = context.config
 target_metadata = Base.metadata
-
-
-#: PostgreSQL advisory lock held while migrating: replicas that start together migrate one after
-#: the other (the later ones find the schema at head and do nothing)
-MIGRATION_LOCK = 0x7461626C6565
 
 
 def _run(connection: Connection) -> None:
@@ -40,7 +36,7 @@ async def _run_own_engine() -> None:
 
     settings = Settings()
     url = context.get_x_argument(as_dictionary=True).get("url") or settings.database_url
-    engine = make_engine(url, settings.database_schema)
+    engine = make_engine(url, settings.database_schema, migrations=True)
     async with engine.begin() as conn:
         await conn.run_sync(_run)
     await engine.dispose()
