@@ -169,6 +169,16 @@ def test_every_server_message_and_every_socket_error_code_is_sent_to_its_definit
             note(wa.request({"type": "sync", "table": tid, "id": 3}))
             note(wa.until(lambda f: f["type"] == "error"))
 
+        # the database out of reach a moment: answered ``unavailable`` with the message's id
+        async def away(*args: Any, **kwargs: Any) -> None:
+            raise ConnectionRefusedError(111, "Connection refused")
+
+        with monkeypatch.context() as m:
+            m.setattr(srv.manager, "sync", away)
+            note(wa.request({"type": "sync", "table": tid, "id": "db"}))
+            refusal = note(wa.until(lambda f: f["type"] == "error"))
+            assert (refusal["code"], refusal["id"]) == ("unavailable", "db")
+
         # over the rate limit
         with srv.ws() as flood:
             for i in range(120):

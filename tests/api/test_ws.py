@@ -209,3 +209,47 @@ def test_a_message_the_server_fails_on_is_answered_with_its_id_and_the_socket_go
         assert answer["id"] == "s1"
         assert wa.request({"type": "ping", "id": "p1"}) == {"type": "pong", "id": "p1"}
     assert any(r.exc_info is not None for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [ConnectionRefusedError(111, "Connection refused"), TimeoutError()],
+    ids=["refused", "silent"],
+)
+def test_a_message_that_failed_on_the_database_away_is_answered_unavailable_and_a_move_conflict(
+    srv: Server,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failure: Exception,
+) -> None:
+    """The database out of reach (a connection refused, a statement past its time): a message
+    is answered ``unavailable`` with its id, a move ``conflict`` (its client sends it again:
+    made once), each logged in one line, without a traceback; nothing changed."""
+    alice, bob = srv.player("Alice"), srv.player("Bob")
+    t = srv.create_table(alice, game="toy", players=2)
+    srv.post(f"/api/tables/{t['id']}/join", bob)
+
+    async def away(*args: Any, **kwargs: Any) -> None:
+        raise failure
+
+    with srv.ws(alice) as wa:
+        st = wa.sync(t["id"])
+        card = st["view"]["hand"][0]
+        with monkeypatch.context() as m:
+            m.setattr(srv.manager, "visible", away)
+            m.setattr(srv.manager, "act", away)
+            answer = wa.request({"type": "sync", "table": t["id"], "id": "s1"})
+            assert (answer["type"], answer["code"], answer["id"]) == ("error", "unavailable", "s1")
+            answer = wa.request(
+                {
+                    "type": "act",
+                    "table": t["id"],
+                    "action": {"type": "play", "card": card},
+                    "id": "a1",
+                }
+            )
+            assert (answer["type"], answer["code"], answer["id"]) == ("error", "conflict", "a1")
+        assert wa.request({"type": "ping", "id": "p1"}) == {"type": "pong", "id": "p1"}
+        assert wa.sync(t["id"])["version"] == st["version"]
+    assert not any(r.exc_info for r in caplog.records if r.name == "tablee.ws")
+    assert sum("database is out of reach" in r.getMessage() for r in caplog.records) == 2

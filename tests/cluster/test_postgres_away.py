@@ -7,9 +7,10 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 
+import httpx
 import pytest
 
-from tests.cluster.kit import Client, Cluster, processes, toy_table
+from tests.cluster.kit import Client, Cluster, new_player, processes, rest, toy_table
 from tests.cluster.proxy import Proxy, proxied
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -80,8 +81,8 @@ async def test_a_hello_without_postgres_is_answered_and_one_after_it_is_welcome(
     cluster: Cluster, pg_proxy: Proxy
 ) -> None:
     """A socket's hello reads its player: without PostgreSQL (a partition) it is answered
-    ``internal`` with its id after the reads' timeout, and once the database is back, a hello
-    (on a new socket, or the same one) is welcome."""
+    ``unavailable`` with its id after the reads' timeout, and once the database is back, a
+    hello (on a new socket, or the same one) is welcome."""
     async with processes(cluster, "a", "b", database_url=pg_proxy.url) as (a, _):
         alice, _, _ = await toy_table(a, a)
         async with Client(a, alice):  # the reads' pool has its connection
@@ -90,10 +91,34 @@ async def test_a_hello_without_postgres_is_answered_and_one_after_it_is_welcome(
             pg_proxy.pause()
             started = time.monotonic()
             answer = await c.answer({"type": "hello", "token": alice.token}, "h1", timeout=40)
-            assert answer["type"] == "error" and answer["code"] == "internal", answer
+            assert answer["type"] == "error" and answer["code"] == "unavailable", answer
             assert time.monotonic() - started < 30
             pg_proxy.resume()
             answer = await c.answer({"type": "hello", "token": alice.token}, "h2", timeout=30)
             assert answer["type"] == "welcome", answer
         async with Client(a, alice):
             pass
+
+
+async def test_a_rest_call_without_postgres_is_answered_503_and_made_once_it_is_back(
+    cluster: Cluster, pg_proxy: Proxy
+) -> None:
+    """A REST call during a partition from PostgreSQL is answered 503 ``unavailable`` (with
+    ``Retry-After``) once its statement gives up, not left waiting for the network; nothing of
+    it was made, and the same call once the database is back is."""
+    async with processes(cluster, "a", database_url=pg_proxy.url) as (a,):
+        alice = await new_player(a, "Alice")
+        await rest(a, "GET", "/api/tables", alice)
+        pg_proxy.pause()
+        async with httpx.AsyncClient(base_url=a.http, timeout=60) as http:
+            started = time.monotonic()
+            r = await http.post("/api/players", json={"name": "Carol"})
+            assert time.monotonic() - started < 30
+            assert r.status_code == 503 and r.json()["code"] == "unavailable", r.text
+            assert r.headers["retry-after"] == "1"
+            r = await http.get("/api/tables", headers=alice.auth)
+            assert r.status_code == 503 and r.json()["code"] == "unavailable", r.text
+            pg_proxy.resume()
+            r = await http.post("/api/players", json={"name": "Carol"})
+            assert r.status_code == 201, r.text
+    assert not a.failures(EXPECTED), a.output()

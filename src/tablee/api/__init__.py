@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from tablee import __version__
 from tablee.engine import InvalidOptions
 from tablee.settings import Settings
-from tablee.tables import Broker, Service, TableError
+from tablee.tables import Broker, Service, TableError, database_away, database_errors
 
 from . import (
     accounts,
@@ -111,6 +111,25 @@ def create_app(settings: Settings | None = None, broker: Broker | None = None) -
             detail = [{"loc": list(exc.loc or ("body",)), "msg": exc.message, "type": exc.code}]
             return JSONResponse({"detail": detail, "code": exc.code}, status_code=422)
         return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.http_status)
+
+    async def _database_away(request: Request, exc: Exception) -> JSONResponse:
+        refusal = database_away(exc)
+        if refusal is None:
+            raise exc  # a failure of the server's own: 500, and its traceback in the log
+        # one line, not a traceback: while the database is away every call fails alike
+        log.warning(
+            "%s %s: the database is out of reach (%r)", request.method, request.url.path, exc
+        )
+        code = refusal.code
+        operations.error(code, "rest")
+        return JSONResponse(
+            {"detail": refusal.message, "code": code},
+            status_code=refusal.http_status,
+            headers={"Retry-After": "1"},
+        )
+
+    for error in database_errors():
+        app.add_exception_handler(error, _database_away)
 
     @app.exception_handler(InvalidOptions)
     async def _invalid(request: Request, exc: InvalidOptions) -> JSONResponse:

@@ -60,7 +60,7 @@ from tablee.protocol import (
 )
 from tablee.settings import Settings
 from tablee.tables import Chat as ChatService
-from tablee.tables import PlayerRecord, Queries, TableError, TableManager
+from tablee.tables import PlayerRecord, Queries, TableError, TableManager, database_away
 
 log = logging.getLogger("tablee.ws")
 router = APIRouter()
@@ -509,10 +509,17 @@ class Connection:
                 await _HANDLERS[msg.type](self, msg)
             except TableError as exc:
                 self.error(exc.code, exc.message, msg.id)
-            except Exception:
+            except Exception as exc:
                 # answered with its id all the same: the client stops waiting for this one
-                log.exception("while handling a WebSocket message")
-                self.error(ErrorCode.INTERNAL, FAILED, msg.id)
+                refusal = database_away(exc)
+                if refusal is None:
+                    log.exception("while handling a WebSocket message")
+                    self.error(ErrorCode.INTERNAL, FAILED, msg.id)
+                    return
+                log.warning("a %r message: the database is out of reach (%r)", msg.type, exc)
+                # a move is sent again by its client on ``conflict`` (made once: its id)
+                code = ErrorCode.CONFLICT if msg.type == "act" else refusal.code
+                self.error(code, refusal.message, msg.id)
 
     def _seat(self, table_id: int | None) -> int | None:
         live = None if table_id is None else self.manager.cached(table_id)

@@ -186,6 +186,21 @@ def unreachable(exc: BaseException | None, depth: int = 0) -> bool:
     return unreachable(inner or exc.__cause__, depth + 1)
 
 
+def driver_errors() -> tuple[type[Exception], ...]:
+    """The classes of the errors ``unreachable`` may tell as the database out of reach (what a
+    caller catches to ask it)."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    return (
+        Unreachable,
+        OSError,
+        TimeoutError,
+        sa_exc.DBAPIError,
+        asyncpg.InterfaceError,
+        asyncpg.PostgresError,
+    )
+
+
 def stale(w: TableWrite) -> StaleVersion:
     """The refusal of a write whose table moved on (or whose home changed) since it was read."""
     return StaleVersion(f"table {w.table.id} is no longer at v{w.expected_version}")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tablee.protocol import dumps
 
-from .errors import Superseded, TableError
+from .errors import Superseded, TableError, database_away, database_errors
 from .records import (
     BOT,
     EMPTY,
@@ -93,5 +93,7 @@ __all__ = [
     "TableManager",
     "TableRecord",
     "closed_reason",
+    "database_away",
+    "database_errors",
     "dumps",
 ]

@@ -8,6 +8,7 @@ from tablee.protocol import ErrorCode
 
 #: HTTP status per code, for the REST layer (the WebSocket sends the code itself)
 HTTP_STATUS = {
+    ErrorCode.UNAVAILABLE: 503,
     ErrorCode.UNKNOWN_TABLE: 404,
     ErrorCode.UNAUTHORIZED: 401,
     ErrorCode.FORBIDDEN: 403,
@@ -42,6 +43,27 @@ class TableError(Exception):
     def refused(cls, exc: IllegalAction) -> TableError:
         """A game's refusal as the protocol tells it."""
         return cls(ENGINE_CODES.get(exc.code, ErrorCode.ILLEGAL_ACTION), exc.reason)
+
+
+#: what a message or a REST call that failed on the database out of reach is told
+DATABASE_AWAY = "the database did not answer in time; nothing was done: try again in a moment"
+
+
+def database_away(exc: BaseException) -> TableError | None:
+    """The refusal of a message or a REST call that failed on the database out of reach (a
+    partition, a restart: ``unavailable``, send it again), or None for any other failure."""
+    from tablee.store.writes import unreachable  # the store imports this package's records
+
+    if not unreachable(exc):
+        return None
+    return TableError(ErrorCode.UNAVAILABLE, DATABASE_AWAY)
+
+
+def database_errors() -> tuple[type[Exception], ...]:
+    """The classes of the failures ``database_away`` may tell as the database out of reach."""
+    from tablee.store.writes import driver_errors
+
+    return driver_errors()
 
 
 def unknown_table(table_id: int) -> TableError:
