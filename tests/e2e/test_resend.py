@@ -10,7 +10,7 @@ from typing import Any
 from tablee.tables.live import request_key
 
 from .conftest import LiveServer, Pages
-from .helpers import create_table, enter, player_id, state, step, wait_turn
+from .helpers import create_table, enter, player_id, state, step, toast_text, wait_turn
 
 
 def test_a_move_answered_conflict_is_sent_again_with_its_id_and_made_once(
@@ -70,3 +70,51 @@ def _log_of(table: int) -> Any:
             return [(r[0], r[1]) for r in rows]
 
     return read
+
+
+def test_a_hello_the_server_could_not_answer_is_said_again_on_a_new_socket_before_anything_else(
+    server: LiveServer, pages: Pages
+) -> None:
+    """The server could not read the player when the table's socket said hello (its database
+    away a moment: ``unavailable``): the page sends nothing else on that socket (a subscription
+    there would be a stranger's), opens another after its back-off, says hello again, and the
+    player finds their seat and plays."""
+    page = pages.new()
+    sockets: list[list[dict[str, Any]]] = []
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+        sent: list[dict[str, Any]] = []
+        sockets.append(sent)
+        refuse = "table=" in ws.url and not any(s and s[0].get("refused") for s in sockets)
+
+        def from_page(message: str | bytes) -> None:
+            msg = json.loads(message)
+            sent.append(msg)
+            if refuse and msg.get("type") == "hello":
+                msg["refused"] = True
+                refusal = {
+                    "type": "error",
+                    "code": "unavailable",
+                    "message": "the database did not answer in time; nothing was done",
+                    "id": msg.get("id"),
+                }
+                ws.send(json.dumps(refusal))
+                return
+            to_server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws(\?|$)"), route)
+    enter(page, server.url, "Hélène")
+    create_table(page, "contrecarte", 2)
+    assert wait_turn(page) == "mine"
+    before = state(page)
+    step(page)
+    assert int(state(page)["version"]) > int(before["version"])
+    refused = [s for s in sockets if s and s[0].get("refused")]
+    assert len(refused) == 1
+    assert [m["type"] for m in refused[0]] == ["hello"] and refused[0][0]["id"]
+    after = sockets[sockets.index(refused[0]) + 1 :]
+    assert after and after[0][0]["type"] == "hello"
+    assert toast_text(page) == ""

@@ -93,17 +93,10 @@ export class TableSocket {
     this.ws = ws;
     if (!quiet) this.status("connecting");
     ws.onopen = () => {
-      this.retry = 0;
-      this.send({ type: "hello", token: this.token });
-      this.ready = true;
-      for (const [table, invitation] of this.tables) this.send(subscribeMessage(table, invitation));
-      if (this.lobby) this.send({ type: "lobby_subscribe" });
-      // moves sent before the drop and never answered: sent again with the same id, the server
-      // answers each as it did the first time (applied at most once)
-      for (const [, p] of this.pending) if (p.msg) this.send(p.msg);
-      this.status("open");
-      clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+      // nothing else goes before the welcome: a move or a subscription sent while the server
+      // is still reading the player would be a stranger's (refused, or a spectator's view)
+      ws.helloId = `${this.idPrefix}-${this.nextId++}`;
+      ws.send(JSON.stringify({ type: "hello", token: this.token, id: ws.helloId }));
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -154,7 +147,7 @@ export class TableSocket {
   }
 
   send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+    if (this.ready && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(msg));
       return true;
     }
@@ -204,7 +197,7 @@ export class TableSocket {
 
   request(msg, retry) {
     return new Promise((resolve, reject) => {
-      if (!this.send(msg)) {
+      if (!this.send(msg) && !(retry && this.opening())) {
         reject(Object.assign(new Error("pas de connexion au serveur"), { code: "offline" }));
         return;
       }
@@ -220,8 +213,8 @@ export class TableSocket {
     const msg = { type: "act", table, action, id };
     if (version != null) msg.version = version;
     return new Promise((resolve, reject) => {
-      // a socket still opening (the page just moved to this table) sends it once open
-      if (!this.send(msg) && this.ws?.readyState !== WebSocket.CONNECTING) {
+      // a socket still opening (the page just moved to this table) sends it once welcomed
+      if (!this.send(msg) && !this.opening()) {
         reject(Object.assign(new Error("pas de connexion au serveur"), { code: "offline" }));
         return;
       }
@@ -229,7 +222,39 @@ export class TableSocket {
     });
   }
 
+  /** The server knows the player on this socket: what the page holds is sent. */
+  welcomed() {
+    this.retry = 0;
+    this.ready = true;
+    for (const [table, invitation] of this.tables) this.send(subscribeMessage(table, invitation));
+    if (this.lobby) this.send({ type: "lobby_subscribe" });
+    // moves sent before the drop and never answered: sent again with the same id, the server
+    // answers each as it did the first time (applied at most once)
+    for (const [, p] of this.pending) if (p.msg) this.send(p.msg);
+    this.status("open");
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+  }
+
+  /** Whether a message sent now is sent once the socket is ready (it is opening). */
+  opening() {
+    const state = this.ws?.readyState;
+    return state === WebSocket.CONNECTING || (state === WebSocket.OPEN && !this.ready);
+  }
+
   receive(msg) {
+    if (msg.id != null && msg.id === this.ws?.helloId) {
+      if (msg.type === "welcome") {
+        this.welcomed();
+        this.handlers.onMessage?.(msg);
+      } else if (msg.type === "error" && msg.code !== "unauthorized" && msg.code !== "banned") {
+        // the server could not read the player (its database away a moment): this socket is
+        // given up, and another one tried after the back-off, as after a drop; a token refused
+        // is closed by the server itself (4401, 4403)
+        this.ws.close(1000, "hello");
+      }
+      return;
+    }
     const waiting = msg.id != null ? this.pending.get(msg.id) : undefined;
     if (msg.type === "ack" && waiting) {
       this.pending.delete(msg.id);
