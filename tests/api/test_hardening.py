@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import exc as sa_exc
 
 from tablee.api import create_app
 from tablee.api.security import CSP, MAX_DEPTH, json_problem, printable
@@ -560,3 +561,42 @@ def test_finished_tables_hold_no_seat(sqlite_db: Database) -> None:
         r = srv.client.post(f"/api/admin/tables/{t['id']}/close", json={}, headers=AUTH)
         assert r.status_code == 200
         srv.create_table(alice, game="belote", players=4)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        ConnectionRefusedError(111, "Connection refused"),
+        TimeoutError(),
+        sa_exc.TimeoutError("QueuePool limit of size 10 overflow 8 reached"),
+    ],
+    ids=["refused", "silent", "pool"],
+)
+def test_a_call_that_failed_on_the_database_away_is_a_503_to_try_again_and_a_bug_still_a_500(
+    sqlite_db: Database, monkeypatch: pytest.MonkeyPatch, failure: Exception
+) -> None:
+    """The database out of reach (refused, silent, its pool held by statements it does not
+    answer): 503 ``unavailable`` with ``Retry-After``, the security headers, nothing made; any
+    other failure is not dressed up as one."""
+    with Server(sqlite_db) as srv:
+        store = srv.app.state.store
+
+        async def away(*args: Any, **kwargs: Any) -> Any:
+            raise failure
+
+        with monkeypatch.context() as m:
+            m.setattr(store, "create_player", away)
+            r = srv.client.post("/api/players", json={"name": "Gaëlle"})
+        assert r.status_code == 503, r.text
+        assert r.json()["code"] == "unavailable" and r.headers["retry-after"] == "1"
+        assert r.headers["x-content-type-options"] == "nosniff"
+        r = srv.client.post("/api/players", json={"name": "Gaëlle"})
+        assert r.status_code == 201, r.text
+
+        async def bug(*args: Any, **kwargs: Any) -> Any:
+            raise ValueError("a bug")
+
+        with monkeypatch.context() as m:
+            m.setattr(store, "create_player", bug)
+            with pytest.raises(ValueError):
+                srv.client.post("/api/players", json={"name": "Hugo"})

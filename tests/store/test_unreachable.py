@@ -76,6 +76,7 @@ async def test_any_other_failure_still_has_each_write_tried_alone() -> None:
     [
         (ConnectionResetError(104, "reset"), True),
         (TimeoutError(), True),
+        (sa_exc.TimeoutError("QueuePool limit of size 10 overflow 8 reached"), True),
         (asyncpg.exceptions.ConnectionDoesNotExistError("closed in the middle"), True),
         (asyncpg.exceptions.InterfaceError("connection is closed"), True),
         (sa_exc.OperationalError("SELECT 1", None, ConnectionRefusedError(111, "refused")), True),

@@ -171,7 +171,9 @@ def unreachable(exc: BaseException | None, depth: int = 0) -> bool:
     a refusal of what it was sent; the drivers' errors are looked through to their causes."""
     if exc is None or depth > 5:
         return False
-    if isinstance(exc, Unreachable | OSError | TimeoutError):
+    # (SQLAlchemy's ``TimeoutError``: no connection of the pool freed in time, all of them
+    # held by statements the database does not answer)
+    if isinstance(exc, Unreachable | OSError | TimeoutError | sa_exc.TimeoutError):
         return True
     if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
         return True
@@ -195,6 +197,7 @@ def driver_errors() -> tuple[type[Exception], ...]:
         Unreachable,
         OSError,
         TimeoutError,
+        sa_exc.TimeoutError,
         sa_exc.DBAPIError,
         asyncpg.InterfaceError,
         asyncpg.PostgresError,
