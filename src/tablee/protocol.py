@@ -84,8 +84,9 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.BANNED: "the player is banned from this server",
     ErrorCode.FORBIDDEN: "only someone else may do this (starting a table: its creator)",
     ErrorCode.INTERNAL: "the server failed on this message; nothing changed",
-    ErrorCode.UNAVAILABLE: "the server's database did not answer in time: nothing was done; try "
-    "again in a moment (REST: 503, with Retry-After; a move is answered 'conflict' instead)",
+    ErrorCode.UNAVAILABLE: "the server's database did not answer in time: nothing was "
+    "acknowledged; try again in a moment (REST: 503, with Retry-After; a move is answered "
+    "'conflict' instead)",
     ErrorCode.CONFLICT: (
         "the table was busy with other changes too long, or the server that keeps it (or its"
         " database) did not answer in time; send the same act again (its id: a move made"

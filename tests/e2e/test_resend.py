@@ -96,7 +96,7 @@ def test_a_hello_the_server_could_not_answer_is_said_again_on_a_new_socket_befor
                 refusal = {
                     "type": "error",
                     "code": "unavailable",
-                    "message": "the database did not answer in time; nothing was done",
+                    "message": "the database did not answer in time: nothing was acknowledged",
                     "id": msg.get("id"),
                 }
                 ws.send(json.dumps(refusal))

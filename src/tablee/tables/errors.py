@@ -46,7 +46,9 @@ class TableError(Exception):
 
 
 #: what a message or a REST call that failed on the database out of reach is told
-DATABASE_AWAY = "the database did not answer in time; nothing was done: try again in a moment"
+DATABASE_AWAY = (
+    "the database did not answer in time: nothing was acknowledged; try again in a moment"
+)
 
 
 def database_away(exc: BaseException) -> TableError | None:
