@@ -92,7 +92,7 @@ async def test_a_hello_without_postgres_is_answered_and_one_after_it_is_welcome(
             started = time.monotonic()
             answer = await c.answer({"type": "hello", "token": alice.token}, "h1", timeout=40)
             assert answer["type"] == "error" and answer["code"] == "unavailable", answer
-            assert time.monotonic() - started < 30
+            assert time.monotonic() - started < 15  # the read's limit (10 s), once
             pg_proxy.resume()
             answer = await c.answer({"type": "hello", "token": alice.token}, "h2", timeout=30)
             assert answer["type"] == "welcome", answer

@@ -8,14 +8,16 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 from sqlalchemy import text
 
 from tablee.store import Store
+from tablee.store import reads as reads_module
 from tablee.store import repo as repo_module
-from tablee.store.repo import MIGRATION_LOCK
+from tablee.store.repo import MIGRATION_LOCK, hash_token
 from tablee.store.writes import unreachable
 from tests.cluster.proxy import Proxy, proxied
 from tests.serverkit import Database
@@ -112,3 +114,34 @@ async def test_the_migrations_wait_for_another_replica_past_the_statements_limit
     finally:
         await store.close()
         await other.close()
+
+
+async def test_a_sockets_read_the_network_holds_is_answered_after_one_limit_not_two(
+    postgres_db: Database, proxy: Proxy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket's hello reads its player through the reads' own pool: in a partition the read
+    gives up after the limit, and its connection is closed then, not given back to the pool
+    after its cancellation has waited as long again (the hello answered in one limit, not two);
+    the network back, the next read is made at once."""
+    limit = 2.0
+    monkeypatch.setattr(reads_module, "DATABASE_SECONDS", limit)
+    store = Store(proxy.url, postgres_db.schema)
+    try:
+        await store.migrate()
+        player, token = await store.create_player("Inès")
+        reads = store.reads
+        assert reads is not None
+        now = datetime.now(UTC)
+        assert (await reads.player_by_token(hash_token(token), now)) == player
+        proxy.pause()
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await reads.player_by_token(hash_token(token), now)
+        assert time.monotonic() - started < 1.75 * limit
+        proxy.resume()
+        started = time.monotonic()
+        assert (await reads.player_by_token(hash_token(token), now)) == player
+        assert time.monotonic() - started < 1
+    finally:
+        proxy.resume()
+        await store.close()

@@ -22,7 +22,9 @@ same rows both ways and compares). Nothing here writes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -223,26 +225,38 @@ class PostgresReads:
                     self._loop = loop
         return self._pool
 
-    async def player_by_token(self, digest: str, now: datetime) -> PlayerRecord | None:
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
         pool = await self._connections()
-        row = await pool.fetchrow(
-            f"SELECT {_PLAYER} FROM players p WHERE p.token_hash = $1", digest
-        )
-        if row is None:
-            row = await pool.fetchrow(
-                f"SELECT {_PLAYER} FROM players p JOIN sessions s ON s.player_id = p.id"
-                " WHERE s.token_hash = $1 AND s.expires_at > $2",
-                digest,
-                now,
+        async with pool.acquire() as conn:
+            try:
+                yield conn
+            except TimeoutError:
+                # the statement's cancellation goes over a new connection, through the same
+                # silent network, and giving the connection back would wait for it as long
+                # again: closed at once (the pool opens another when it needs one)
+                conn.terminate()
+                raise
+
+    async def player_by_token(self, digest: str, now: datetime) -> PlayerRecord | None:
+        async with self._connection() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_PLAYER} FROM players p WHERE p.token_hash = $1", digest
             )
+            if row is None:
+                row = await conn.fetchrow(
+                    f"SELECT {_PLAYER} FROM players p JOIN sessions s ON s.player_id = p.id"
+                    " WHERE s.token_hash = $1 AND s.expires_at > $2",
+                    digest,
+                    now,
+                )
         return None if row is None else _player(row)
 
     async def chat_history(
         self, table_id: int | None, limit: int, player_id: int | None
     ) -> tuple[list[ChatRecord], ChatMuteRecord | None]:
-        pool = await self._connections()
         rows: list[Any] = []
-        async with pool.acquire() as conn:
+        async with self._connection() as conn:
             if limit > 0:
                 sql, args = _last(table_id, limit, ("$1", "$2"))
                 rows = await conn.fetch(sql, *args)
