@@ -118,3 +118,42 @@ def test_a_hello_the_server_could_not_answer_is_said_again_on_a_new_socket_befor
     after = sockets[sockets.index(refused[0]) + 1 :]
     assert after and after[0][0]["type"] == "hello"
     assert toast_text(page) == ""
+
+
+def test_a_subscription_the_server_could_not_serve_is_sent_again_and_the_table_shows(
+    server: LiveServer, pages: Pages
+) -> None:
+    """The table's subscription answered ``unavailable`` (the server could not load the table:
+    its database away a moment): the page sends it again after a back-off, with a new id, and
+    the table shows, with no refusal told to the player."""
+    page = pages.new()
+    subscribes: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if msg.get("type") == "subscribe" and "table=" in ws.url:
+                subscribes.append(msg)
+                if len(subscribes) == 1:
+                    refusal = {
+                        "type": "error",
+                        "code": "unavailable",
+                        "message": "the database did not answer in time: nothing was acknowledged",
+                        "id": msg.get("id"),
+                    }
+                    ws.send(json.dumps(refusal))
+                    return
+            to_server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws(\?|$)"), route)
+    enter(page, server.url, "Félix")
+    create_table(page, "contrecarte", 2)
+    assert wait_turn(page) == "mine"
+    assert len(subscribes) >= 2
+    first, second = subscribes[:2]
+    assert first["table"] == second["table"] and first["id"] and first["id"] != second["id"]
+    assert toast_text(page) == ""

@@ -18,6 +18,8 @@ export class TableSocket {
     this.tables = new Map();
     this.lobby = false;
     this.pending = new Map();
+    // the subscriptions sent on this socket: id -> { table, tries }
+    this.subscribing = new Map();
     this.nextId = 1;
     // a move's id is its idempotency key at the server (per player and table): unique across
     // page loads and tabs, so a retry is the only way to send the same one again
@@ -158,7 +160,7 @@ export class TableSocket {
     this.tables.set(table, invitation);
     // a socket that names another table is about to be replaced (settle()): the new one
     // subscribes, this one need not
-    if (this.ready && this.ws.tableKey === this.routeKey()) this.send(subscribeMessage(table, invitation));
+    if (this.ready && this.ws.tableKey === this.routeKey()) this.sendSubscribe(table);
     this.settle();
   }
 
@@ -226,7 +228,8 @@ export class TableSocket {
   welcomed() {
     this.retry = 0;
     this.ready = true;
-    for (const [table, invitation] of this.tables) this.send(subscribeMessage(table, invitation));
+    this.subscribing.clear();
+    for (const table of this.tables.keys()) this.sendSubscribe(table);
     if (this.lobby) this.send({ type: "lobby_subscribe" });
     // moves sent before the drop and never answered: sent again with the same id, the server
     // answers each as it did the first time (applied at most once)
@@ -234,6 +237,18 @@ export class TableSocket {
     this.status("open");
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+  }
+
+  /** A subscription to the table, with an id: one the server could not serve (its database
+   * away a moment: `unavailable`, `conflict`) is sent again after a back-off, as long as the
+   * page shows the table, and the page waits on its state meanwhile. */
+  sendSubscribe(table, tries = 0) {
+    const id = `${this.idPrefix}-${this.nextId++}`;
+    this.subscribing.set(id, { table, tries });
+    const invitation = this.tables.get(table);
+    const msg = { type: "subscribe", table, id };
+    if (invitation) msg.invitation = invitation;
+    this.send(msg);
   }
 
   /** Whether a message sent now is sent once the socket is ready (it is opening). */
@@ -254,6 +269,18 @@ export class TableSocket {
         this.ws.close(1000, "hello");
       }
       return;
+    }
+    const subscribed = msg.type === "error" && msg.id != null ? this.subscribing.get(msg.id) : undefined;
+    if (subscribed) {
+      this.subscribing.delete(msg.id);
+      if (msg.code === "unavailable" || msg.code === "conflict") {
+        const ws = this.ws;
+        const { table, tries } = subscribed;
+        setTimeout(() => {
+          if (this.ws === ws && this.ready && this.tables.has(table)) this.sendSubscribe(table, tries + 1);
+        }, Math.min(5000, 500 * 2 ** tries));
+        return;
+      }
     }
     const waiting = msg.id != null ? this.pending.get(msg.id) : undefined;
     if (msg.type === "ack" && waiting) {
@@ -287,8 +314,4 @@ export class TableSocket {
     }
     this.handlers.onMessage?.(msg);
   }
-}
-
-function subscribeMessage(table, invitation) {
-  return invitation ? { type: "subscribe", table, invitation } : { type: "subscribe", table };
 }
