@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 import anyio
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import exc as sa_exc
 from starlette.testclient import WebSocketTestSession
 
 from tablee.api import create_app
@@ -30,6 +31,18 @@ from tablee.games.registry import _GAMES
 from tablee.settings import Settings
 
 POSTGRES_ENV = "TABLEE_TEST_POSTGRES_URL"
+
+#: a test's ``failure``: the database out of reach as the drivers tell it (a connection refused,
+#: a statement past its time, a pool whose connections are all held by such statements)
+database_away = pytest.mark.parametrize(
+    "failure",
+    [
+        ConnectionRefusedError(111, "Connection refused"),
+        TimeoutError(),
+        sa_exc.TimeoutError("QueuePool limit of size 10 overflow 8 reached"),
+    ],
+    ids=["refused", "silent", "pool"],
+)
 
 
 # -- databases -------------------------------------------------------------------------------------

@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from sqlalchemy import exc as sa_exc
 
 from tablee.api import create_app
 from tablee.api.security import CSP, MAX_DEPTH, json_problem, printable
 from tablee.settings import Settings
-from tests.serverkit import Database, Server, Uvicorn
+from tests.serverkit import Database, Server, Uvicorn, database_away
 
 ADMIN = "hardening-admin-token-0123456789"
 AUTH = {"Authorization": f"Bearer {ADMIN}"}
@@ -563,15 +562,7 @@ def test_finished_tables_hold_no_seat(sqlite_db: Database) -> None:
         srv.create_table(alice, game="belote", players=4)
 
 
-@pytest.mark.parametrize(
-    "failure",
-    [
-        ConnectionRefusedError(111, "Connection refused"),
-        TimeoutError(),
-        sa_exc.TimeoutError("QueuePool limit of size 10 overflow 8 reached"),
-    ],
-    ids=["refused", "silent", "pool"],
-)
+@database_away
 def test_a_call_that_failed_on_the_database_away_is_a_503_to_try_again_and_a_bug_still_a_500(
     sqlite_db: Database, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:

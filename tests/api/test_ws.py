@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlalchemy import exc as sa_exc
 from starlette.websockets import WebSocketDisconnect
 
-from tests.serverkit import WS, Database, Server, ToyGame, play_out
+from tests.serverkit import WS, Database, Server, ToyGame, database_away, play_out
 
 
 @pytest.fixture
@@ -212,15 +211,7 @@ def test_a_message_the_server_fails_on_is_answered_with_its_id_and_the_socket_go
     assert any(r.exc_info is not None for r in caplog.records)
 
 
-@pytest.mark.parametrize(
-    "failure",
-    [
-        ConnectionRefusedError(111, "Connection refused"),
-        TimeoutError(),
-        sa_exc.TimeoutError("QueuePool limit of size 10 overflow 8 reached"),
-    ],
-    ids=["refused", "silent", "pool"],
-)
+@database_away
 def test_a_message_that_failed_on_the_database_away_is_answered_unavailable_and_a_move_conflict(
     srv: Server,
     monkeypatch: pytest.MonkeyPatch,

@@ -1,11 +1,17 @@
-"""A move answered ``conflict`` (the table busy, or the server keeping it changing hands) is sent
-again by the page with the same id, and made once: the player sees the move made, no refusal."""
+"""What the server could not do is asked again by the page, and made once: a move answered
+``conflict`` (the table busy, or the server keeping it changing hands) is sent again with the same
+id; a ``hello`` or a subscription answered ``unavailable`` (the database away a moment) is said
+again. The player sees the table and their move made, no refusal."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
+
+from playwright.sync_api import Page
 
 from tablee.tables.live import request_key
 
@@ -13,35 +19,54 @@ from .conftest import LiveServer, Pages
 from .helpers import create_table, enter, player_id, state, step, toast_text, wait_turn
 
 
-def test_a_move_answered_conflict_is_sent_again_with_its_id_and_made_once(
-    server: LiveServer, pages: Pages
-) -> None:
-    page = pages.new()
-    sent: list[dict[str, Any]] = []
+@dataclass
+class Sent:
+    """What the page sent, socket by socket (each socket's URL and messages), and what the
+    test answered in the server's place."""
+
+    sockets: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [m for _, msgs in self.sockets for m in msgs if m.get("type") == kind]
+
+
+def answering(page: Page, refuse: Callable[[str, dict[str, Any], Sent], str | None]) -> Sent:
+    """The page's sockets go through the test: ``refuse(url, message, sent)`` names the error
+    code the test answers a message with, in the server's place (the message goes no further),
+    or None to pass it on."""
+    sent = Sent()
 
     def route(ws: Any) -> None:
         to_server = ws.connect_to_server()
+        msgs: list[dict[str, Any]] = []
+        sent.sockets.append((ws.url, msgs))
 
         def from_page(message: str | bytes) -> None:
             msg = json.loads(message)
-            if msg.get("type") == "act":
-                sent.append(msg)
-                if len(sent) == 1:
-                    # the first move is answered as a table whose server did not answer
-                    refusal = {
-                        "type": "error",
-                        "code": "conflict",
-                        "message": "the table's server did not answer; send it again",
-                        "id": msg["id"],
-                    }
-                    ws.send(json.dumps(refusal))
-                    return
-            to_server.send(message)
+            msgs.append(msg)
+            code = refuse(ws.url, msg, sent)
+            if code is None:
+                to_server.send(message)
+                return
+            sent.refused.append(msg)
+            words = "the database or the table's server did not answer in time; send it again"
+            ws.send(json.dumps({"type": "error", "code": code, "message": words, "id": msg["id"]}))
 
         ws.on_message(from_page)
 
     # the table's socket is /ws?table=ID (the lobby's, before it, /ws)
     page.route_web_socket(re.compile(r"/ws(\?|$)"), route)
+    return sent
+
+
+def test_a_move_answered_conflict_is_sent_again_with_its_id_and_made_once(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.new()
+    sent = answering(
+        page, lambda _, msg, sent: "conflict" if msg["type"] == "act" and not sent.refused else None
+    )
     enter(page, server.url, "Rémi")
     create_table(page, "contrecarte", 2)
     assert wait_turn(page) == "mine"
@@ -50,9 +75,10 @@ def test_a_move_answered_conflict_is_sent_again_with_its_id_and_made_once(
     after = state(page)
     assert int(after["version"]) > int(before["version"])
     assert after["refused"] == before["refused"]  # no refusal shown to the player
-    assert len(sent) >= 2 and sent[0] == sent[1]  # the same act, the same id, sent again
+    acts = sent.of("act")
+    assert len(acts) >= 2 and acts[0] == acts[1]  # the same act, the same id, sent again
     # the server made it once: one row of the table's log holds that move's idempotency key
-    first = sent[0]
+    first = acts[0]
     key = request_key(player_id(page), first["id"], first["action"], first.get("version"))
     rows = server.run(_log_of(int(page.url.rsplit("/", 1)[1])))
     assert [request for _, request in rows].count(key) == 1
@@ -72,6 +98,14 @@ def _log_of(table: int) -> Any:
     return read
 
 
+def _first_at_the_table(kind: str) -> Callable[[str, dict[str, Any], Sent], str | None]:
+    def refuse(url: str, msg: dict[str, Any], sent: Sent) -> str | None:
+        first = "table=" in url and msg["type"] == kind and not sent.refused
+        return "unavailable" if first else None
+
+    return refuse
+
+
 def test_a_hello_the_server_could_not_answer_is_said_again_on_a_new_socket_before_anything_else(
     server: LiveServer, pages: Pages
 ) -> None:
@@ -80,43 +114,18 @@ def test_a_hello_the_server_could_not_answer_is_said_again_on_a_new_socket_befor
     there would be a stranger's), opens another after its back-off, says hello again, and the
     player finds their seat and plays."""
     page = pages.new()
-    sockets: list[list[dict[str, Any]]] = []
-
-    def route(ws: Any) -> None:
-        to_server = ws.connect_to_server()
-        sent: list[dict[str, Any]] = []
-        sockets.append(sent)
-        refuse = "table=" in ws.url and not any(s and s[0].get("refused") for s in sockets)
-
-        def from_page(message: str | bytes) -> None:
-            msg = json.loads(message)
-            sent.append(msg)
-            if refuse and msg.get("type") == "hello":
-                msg["refused"] = True
-                refusal = {
-                    "type": "error",
-                    "code": "unavailable",
-                    "message": "the database did not answer in time: nothing was acknowledged",
-                    "id": msg.get("id"),
-                }
-                ws.send(json.dumps(refusal))
-                return
-            to_server.send(message)
-
-        ws.on_message(from_page)
-
-    page.route_web_socket(re.compile(r"/ws(\?|$)"), route)
+    sent = answering(page, _first_at_the_table("hello"))
     enter(page, server.url, "Hélène")
     create_table(page, "contrecarte", 2)
     assert wait_turn(page) == "mine"
     before = state(page)
     step(page)
     assert int(state(page)["version"]) > int(before["version"])
-    refused = [s for s in sockets if s and s[0].get("refused")]
-    assert len(refused) == 1
-    assert [m["type"] for m in refused[0]] == ["hello"] and refused[0][0]["id"]
-    after = sockets[sockets.index(refused[0]) + 1 :]
-    assert after and after[0][0]["type"] == "hello"
+    assert len(sent.refused) == 1 and sent.refused[0]["id"]
+    at = next(i for i, (_, msgs) in enumerate(sent.sockets) if sent.refused[0] in msgs)
+    assert sent.sockets[at][1] == sent.refused  # nothing but the hello on that socket
+    after = sent.sockets[at + 1 :]
+    assert after and after[0][1][0]["type"] == "hello"
     assert toast_text(page) == ""
 
 
@@ -127,33 +136,13 @@ def test_a_subscription_the_server_could_not_serve_is_sent_again_and_the_table_s
     its database away a moment): the page sends it again after a back-off, with a new id, and
     the table shows, with no refusal told to the player."""
     page = pages.new()
-    subscribes: list[dict[str, Any]] = []
-
-    def route(ws: Any) -> None:
-        to_server = ws.connect_to_server()
-
-        def from_page(message: str | bytes) -> None:
-            msg = json.loads(message)
-            if msg.get("type") == "subscribe" and "table=" in ws.url:
-                subscribes.append(msg)
-                if len(subscribes) == 1:
-                    refusal = {
-                        "type": "error",
-                        "code": "unavailable",
-                        "message": "the database did not answer in time: nothing was acknowledged",
-                        "id": msg.get("id"),
-                    }
-                    ws.send(json.dumps(refusal))
-                    return
-            to_server.send(message)
-
-        ws.on_message(from_page)
-
-    page.route_web_socket(re.compile(r"/ws(\?|$)"), route)
+    sent = answering(page, _first_at_the_table("subscribe"))
     enter(page, server.url, "Félix")
     create_table(page, "contrecarte", 2)
     assert wait_turn(page) == "mine"
-    assert len(subscribes) >= 2
-    first, second = subscribes[:2]
+    assert len(sent.refused) == 1
+    subscribes = sent.of("subscribe")
+    at = subscribes.index(sent.refused[0])
+    first, second = subscribes[at], subscribes[at + 1]
     assert first["table"] == second["table"] and first["id"] and first["id"] != second["id"]
     assert toast_text(page) == ""
