@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tablee.tables.live import request_key
 
@@ -51,7 +51,8 @@ def answering(page: Page, refuse: Callable[[str, dict[str, Any], Sent], str | No
                 return
             sent.refused.append(msg)
             words = "the database or the table's server did not answer in time; send it again"
-            ws.send(json.dumps({"type": "error", "code": code, "message": words, "id": msg["id"]}))
+            answer = {"type": "error", "code": code, "message": words, "id": msg.get("id")}
+            ws.send(json.dumps(answer))
 
         ws.on_message(from_page)
 
@@ -145,4 +146,31 @@ def test_a_subscription_the_server_could_not_serve_is_sent_again_and_the_table_s
     at = subscribes.index(sent.refused[0])
     first, second = subscribes[at], subscribes[at + 1]
     assert first["table"] == second["table"] and first["id"] and first["id"] != second["id"]
+    assert toast_text(page) == ""
+
+
+def test_the_lobby_chat_the_server_could_not_serve_is_subscribed_again_and_its_messages_show(
+    server: LiveServer, pages: Pages
+) -> None:
+    """The lobby's chat subscription answered ``unavailable`` (its last messages could not be
+    read): the page subscribes again after a back-off, and a message said in the lobby then
+    reaches it, with no refusal told to the player."""
+    page = pages.new()
+    sent = answering(
+        page,
+        lambda _, msg, sent: (
+            "unavailable" if msg["type"] == "lobby_subscribe" and not sent.refused else None
+        ),
+    )
+    enter(page, server.url, "Gisèle")
+    expect(page.locator("#lobby-chat")).to_be_visible()
+    for _ in range(50):  # the back-off: 0.5 s
+        if len(sent.of("lobby_subscribe")) >= 2:
+            break
+        page.wait_for_timeout(100)
+    first, second = sent.of("lobby_subscribe")[:2]
+    assert sent.refused == [first] and first["id"] and first["id"] != second["id"]
+    page.fill("#lobby-chat .chat-input", "Bonsoir le salon")
+    page.click("#lobby-chat .chat-form button[type=submit]")
+    expect(page.locator("#lobby-chat .chat-line", has_text="Bonsoir le salon")).to_be_visible()
     assert toast_text(page) == ""

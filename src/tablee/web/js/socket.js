@@ -18,7 +18,7 @@ export class TableSocket {
     this.tables = new Map();
     this.lobby = false;
     this.pending = new Map();
-    // the subscriptions sent on this socket: id -> { table, tries }
+    // the subscriptions sent on this socket: id -> { table (null: the lobby's chat), tries }
     this.subscribing = new Map();
     this.nextId = 1;
     // a move's id is its idempotency key at the server (per player and table): unique across
@@ -176,7 +176,7 @@ export class TableSocket {
 
   lobbySubscribe() {
     this.lobby = true;
-    if (this.ready) this.send({ type: "lobby_subscribe" });
+    if (this.ready) this.sendSubscribe(null);
   }
 
   lobbyUnsubscribe() {
@@ -230,7 +230,7 @@ export class TableSocket {
     this.ready = true;
     this.subscribing.clear();
     for (const table of this.tables.keys()) this.sendSubscribe(table);
-    if (this.lobby) this.send({ type: "lobby_subscribe" });
+    if (this.lobby) this.sendSubscribe(null);
     // moves sent before the drop and never answered: sent again with the same id, the server
     // answers each as it did the first time (applied at most once)
     for (const [, p] of this.pending) if (p.msg) this.send(p.msg);
@@ -239,16 +239,25 @@ export class TableSocket {
     this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
   }
 
-  /** A subscription to the table, with an id: one the server could not serve (its database
-   * away a moment: `unavailable`, `conflict`) is sent again after a back-off, as long as the
-   * page shows the table, and the page waits on its state meanwhile. */
+  /** A subscription to the table (null: to the lobby's chat), with an id: one the server could
+   * not serve (its database away a moment: `unavailable`, `conflict`) is sent again after a
+   * back-off, as long as the page shows the table (or the lobby), which waits on it meanwhile. */
   sendSubscribe(table, tries = 0) {
     const id = `${this.idPrefix}-${this.nextId++}`;
     this.subscribing.set(id, { table, tries });
+    if (table == null) {
+      this.send({ type: "lobby_subscribe", id });
+      return;
+    }
     const invitation = this.tables.get(table);
     const msg = { type: "subscribe", table, id };
     if (invitation) msg.invitation = invitation;
     this.send(msg);
+  }
+
+  /** Whether the page still shows what a subscription was for. */
+  shows(table) {
+    return table == null ? this.lobby : this.tables.has(table);
   }
 
   /** Whether a message sent now is sent once the socket is ready (it is opening). */
@@ -277,7 +286,7 @@ export class TableSocket {
         const ws = this.ws;
         const { table, tries } = subscribed;
         setTimeout(() => {
-          if (this.ws === ws && this.ready && this.tables.has(table)) this.sendSubscribe(table, tries + 1);
+          if (this.ws === ws && this.ready && this.shows(table)) this.sendSubscribe(table, tries + 1);
         }, Math.min(5000, 500 * 2 ** tries));
         return;
       }
