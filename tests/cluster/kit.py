@@ -361,3 +361,49 @@ class Client:
 
     def latest(self, table: int) -> dict[str, Any]:
         return self.states(table)[-1]
+
+
+# -- a toy game played through sockets, and its log ----------------------------------------------
+
+
+async def play(
+    seats: dict[int, Client],
+    table: int,
+    version: int,
+    mid: str,
+    seat: int | None = None,
+    timeout: float = 30,
+) -> dict[str, Any]:
+    """The seat to act at ``version`` (or ``seat``) sends its first legal action with the id
+    ``mid`` (sent again, it keeps it) through its own socket; the answer."""
+    if seat is None:
+        seat = (await seats[0].state_at(table, version, timeout=timeout))["to_act"][0]
+    c = seats[seat]
+    mine = await c.state_at(table, version, timeout=timeout)
+    msg = {"type": "act", "table": table, "action": mine["legal"][0]}
+    return await c.answer(msg, mid, timeout)
+
+
+async def play_to_end(seats: dict[int, Client], table: int, version: int, acked: list[str]) -> int:
+    """From ``version`` on, the seat to act plays until the game is over, each move
+    acknowledged (its id added to ``acked``); the last version."""
+    while True:
+        st = await seats[0].state_at(table, version)
+        if st["over"]:
+            return version
+        mid = f"after-{version}"
+        answer = await play(seats, table, version, mid, st["to_act"][0])
+        assert answer["type"] == "ack", answer
+        acked.append(mid)
+        version += 1
+
+
+async def assert_logged_once(cluster: Cluster, table: int, acked: list[str], moves: int) -> None:
+    """The table's log holds ``moves`` moves in order, and each acknowledged move of a player
+    once (by its idempotency key)."""
+    rows = await cluster.sql(
+        f"SELECT seq, request FROM actions WHERE table_id = {table} ORDER BY seq"
+    )
+    assert [r["seq"] for r in rows] == list(range(1, moves + 1))
+    requests = [r["request"] for r in rows if r["request"] is not None]
+    assert len(requests) == len(set(requests)) == len(acked)

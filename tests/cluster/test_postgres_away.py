@@ -10,7 +10,17 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from tests.cluster.kit import Client, Cluster, new_player, processes, rest, toy_table
+from tests.cluster.kit import (
+    Client,
+    Cluster,
+    assert_logged_once,
+    new_player,
+    play,
+    play_to_end,
+    processes,
+    rest,
+    toy_table,
+)
 from tests.cluster.proxy import Proxy, proxied
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -42,38 +52,19 @@ async def test_without_postgres_a_move_is_answered_conflict_and_sent_again_is_ma
         async with Client(a, alice) as ca, Client(a, bob) as cb:
             st = await ca.subscribe(tid)
             await cb.subscribe(tid)
-            clients = {0: ca, 1: cb}
+            seats = {0: ca, 1: cb}
             await asyncio.sleep(0.5)  # the subscribes' own reads are over
             getattr(pg_proxy, how)()
-            c = clients[st["to_act"][0]]
-            mine = await c.state_at(tid, st["version"])
-            msg = {"type": "act", "table": tid, "action": mine["legal"][0]}
             started = time.monotonic()
-            answer = await c.answer(msg, "away", timeout=40)
+            answer = await play(seats, tid, st["version"], "away", timeout=40)
             assert answer["type"] == "error" and answer["code"] == "conflict", answer
             assert time.monotonic() - started < 30
             pg_proxy.resume()
-            answer = await c.answer(msg, "away", timeout=60)
+            answer = await play(seats, tid, st["version"], "away", timeout=60)
             assert answer["type"] == "ack", answer
             acked.append("away")
-            version = st["version"] + 1
-            while True:
-                st = await ca.state_at(tid, version)
-                if st["over"]:
-                    break
-                c = clients[st["to_act"][0]]
-                mine = await c.state_at(tid, version)
-                mid = f"after-{version}"
-                answer = await c.answer({**msg, "action": mine["legal"][0]}, mid, timeout=30)
-                assert answer["type"] == "ack", answer
-                acked.append(mid)
-                version += 1
-        rows = await cluster.sql(
-            f"SELECT seq, request FROM actions WHERE table_id = {tid} ORDER BY seq"
-        )
-        assert [r["seq"] for r in rows] == list(range(1, 13))
-        requests = [r["request"] for r in rows if r["request"] is not None]
-        assert len(requests) == len(set(requests)) == len(acked)  # each acked move once
+            await play_to_end(seats, tid, st["version"] + 1, acked)
+        await assert_logged_once(cluster, tid, acked, moves=12)
     assert not a.failures(EXPECTED) and not b.failures(EXPECTED), a.output() + b.output()
 
 

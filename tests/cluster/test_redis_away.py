@@ -7,11 +7,19 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
-from tests.cluster.kit import Client, Cluster, new_player, processes, toy_table
+from tests.cluster.kit import (
+    Client,
+    Cluster,
+    assert_logged_once,
+    new_player,
+    play,
+    play_to_end,
+    processes,
+    toy_table,
+)
 from tests.cluster.proxy import Proxy, proxied
 from tests.cluster.test_cluster import _metrics
 
@@ -40,13 +48,7 @@ async def test_without_redis_every_move_is_answered_and_none_is_lost(
             st = await ca.subscribe(tid)
             await cb.subscribe(tid)
             await ca.until(lambda f: f["type"] == "state" and f["info"]["seats"][1]["connected"])
-            clients = {0: ca, 1: cb}
-
-            async def play(seat: int, mid: str, timeout: float = 30) -> dict[str, Any]:
-                c = clients[seat]
-                mine = await c.state_at(tid, version, timeout=timeout)
-                msg = {"type": "act", "table": tid, "action": mine["legal"][0]}
-                return await c.answer(msg, mid, timeout)
+            seats = {0: ca, 1: cb}
 
             version, moves = st["version"], 0
             # a few moves with Redis there, up to Alice's turn
@@ -55,14 +57,14 @@ async def test_without_redis_every_move_is_answered_and_none_is_lost(
                 if moves >= 2 and st["to_act"] == [0]:
                     break
                 mid = f"before-{version}"
-                answer = await play(st["to_act"][0], mid)
+                answer = await play(seats, tid, version, mid, st["to_act"][0])
                 assert answer["type"] == "ack", answer
                 acked.append(mid)
                 version, moves = version + 1, moves + 1
             getattr(proxy, how)()
             # Alice, at the home: made and acknowledged as if Redis were there
             started = time.monotonic()
-            answer = await play(0, "alice-away")
+            answer = await play(seats, tid, version, "alice-away", 0)
             assert answer["type"] == "ack", answer
             assert time.monotonic() - started < 2, "a move at its home waited for Redis"
             acked.append("alice-away")
@@ -72,7 +74,7 @@ async def test_without_redis_every_move_is_answered_and_none_is_lost(
             assert seen["to_act"] == [1]
             # his move must cross Redis to the home: answered, not left waiting
             started = time.monotonic()
-            answer = await play(1, "bob-away")
+            answer = await play(seats, tid, version, "bob-away", 1)
             assert answer["type"] == "error" and answer["code"] == "conflict", answer
             assert time.monotonic() - started < 20
             # sockets opening the table on B meanwhile get its state, and are answered at once
@@ -87,28 +89,14 @@ async def test_without_redis_every_move_is_answered_and_none_is_lost(
             proxy.resume()
             # the same act sent again (its id: the idempotency key) is made once, whether or
             # not its first sending reached the home late
-            answer = await play(1, "bob-away")
+            answer = await play(seats, tid, version, "bob-away", 1)
             assert answer["type"] == "ack", answer
             acked.append("bob-away")
-            version += 1
-            while True:
-                st = await ca.state_at(tid, version)
-                if st["over"]:
-                    break
-                mid = f"after-{version}"
-                answer = await play(st["to_act"][0], mid)
-                assert answer["type"] == "ack", answer
-                acked.append(mid)
-                version += 1
+            version = await play_to_end(seats, tid, version + 1, acked)
             # every version reached Bob's socket in order, the last one included
             seen_b = [f["version"] for f in cb.states(tid)]
             assert seen_b == sorted(seen_b) and seen_b[-1] == version
-        rows = await cluster.sql(
-            f"SELECT seq, request FROM actions WHERE table_id = {tid} ORDER BY seq"
-        )
-        assert [r["seq"] for r in rows] == list(range(1, 13))
-        requests = [r["request"] for r in rows if r["request"] is not None]
-        assert len(requests) == len(set(requests)) == len(acked)  # each acked move once
+        await assert_logged_once(cluster, tid, acked, moves=12)
     assert not a.errors() and not b.errors(), a.output() + b.output()
 
 

@@ -58,8 +58,13 @@ async def test_a_database_still_out_of_reach_fails_each_write_as_unreachable() -
     assert len(writer.batches) == 2 and writer.alone == []
 
 
-async def test_a_silent_database_is_not_waited_for_twice() -> None:
-    writer = Scripted([TimeoutError()])
+@pytest.mark.parametrize(
+    "silence",
+    [TimeoutError(), sa_exc.TimeoutError("QueuePool limit of size 2 overflow 0 reached")],
+    ids=["statement", "pool"],
+)
+async def test_a_silent_database_is_not_waited_for_twice(silence: Exception) -> None:
+    writer = Scripted([silence])
     outcome = await _write_two(writer)
     assert all(isinstance(e, Unreachable) for e in outcome)
     assert len(writer.batches) == 1 and writer.alone == []

@@ -320,7 +320,9 @@ class TableWriter:
         alone would wait as long again, in turn); any other failure, each write alone."""
         if not unreachable(exc):
             return await self._each_alone(writes)
-        if not isinstance(exc, TimeoutError):  # a silent database would be as silent again
+        # a silent database (a statement, or the pool waiting for a connection, past its
+        # time) would be as silent again
+        if not isinstance(exc, TimeoutError | sa_exc.TimeoutError):
             try:
                 return await self._commit_all(writes, settle)
             except Exception as again:
