@@ -27,8 +27,12 @@ def canonical(game: Game, state: Any) -> str:
 def check_views(
     game: Game, state: Any, players: int, events: list[dict[str, Any]] | None = None
 ) -> None:
-    """No seat's view or events name a card it may not see; a spectator sees no hand."""
-    for seat in [*range(players), None]:
+    """No seat's view or events name a card it may not see; a spectator sees no hand. The views
+    built at once (``views``, as every seat is told a change) are the views built one by one."""
+    seats = [*range(players), None]
+    assert game.views(state, seats) == {seat: game.view(state, seat) for seat in seats}
+    assert game.views(state, seats[1:2]) == {seats[1]: game.view(state, seats[1])}
+    for seat in seats:
         view = game.view(state, seat)
         json.dumps(view)  # JSON-able
         secret = game.hidden(state, seat)

@@ -127,6 +127,9 @@ class _LeakyGame:
         view["peek"] = sorted(self._inner.hidden(state, seat) - self._inner.hidden(state, target))
         return view
 
+    def views(self, state: Any, seats: Any) -> dict[int | None, dict[str, Any]]:
+        return {seat: self.view(state, seat) for seat in seats}
+
 
 @pytest.mark.parametrize("name", game_names())
 def test_the_leak_check_bites(name: str) -> None:

@@ -8,6 +8,8 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
+
 from tablee.tables import dumps
 from tablee.tables.changes import copy_record
 from tablee.tables.fanout import info_key
@@ -28,7 +30,11 @@ class Recorder:
         self.texts.append(text)
 
 
-def test_each_subscriber_gets_its_seats_state_encoded_as_a_whole(sqlite_db: Database) -> None:
+@pytest.mark.parametrize("kind", ["first", "draw"])
+def test_each_subscriber_gets_its_seats_state_encoded_as_a_whole(
+    sqlite_db: Database, kind: str
+) -> None:
+    """``kind``: the move, the first legal one or a draw (whose event only the drawer sees)."""
     with Server(sqlite_db) as srv:
         alice, bob, carol = srv.player("Alice"), srv.player("Bob"), srv.player("Carol")
         t = srv.stacked_table(alice, "contrecarte", 3, seed=5)
@@ -45,7 +51,8 @@ def test_each_subscriber_gets_its_seats_state_encoded_as_a_whole(sqlite_db: Data
         live = manager.cached(t["id"])
         seat = live.to_act()[0]
         player = next(p for p in (alice, bob, carol) if live.rec.seat_of(p.id) == seat)
-        action = live.game.legal_actions(live.state, seat)[0]
+        legal = live.game.legal_actions(live.state, seat)
+        action = next(a for a in legal if a["type"] == "draw") if kind == "draw" else legal[0]
         for sub in (*subs.values(), watcher):
             sub.texts.clear()
         record = srv.call(srv.app.state.store.player, player.id)
@@ -65,6 +72,11 @@ def test_each_subscriber_gets_its_seats_state_encoded_as_a_whole(sqlite_db: Data
             assert msg["view"]["hand"] == (
                 None if sub is watcher else list(live.state.hands[live.rec.seat_of(sub.player_id)])
             )
+            drawn = [e for e in msg["events"] if e["type"] == "draw"]
+            if kind == "draw":
+                # the drawer is told its card, the others that a card was drawn
+                assert drawn
+                assert any("cards" in e for e in drawn) == (sub.player_id == player.id)
 
 
 def _move(srv: Server, table: int, people: list[Any]) -> None:

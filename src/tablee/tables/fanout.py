@@ -61,6 +61,28 @@ def info_key(info: dict[str, Any]) -> str:
     return dumps({k: v for k, v in info.items() if k not in _OWN_KEYS})
 
 
+class Change:
+    """What every seat's state of one change shares, read once for all of them: the views
+    built (a seat missing here is built on its own), the seats the table waits on, the deadline,
+    and the events when none is private (else each seat's are picked)."""
+
+    __slots__ = ("deadline", "events", "over", "playing", "public", "to_act", "views")
+
+    def __init__(
+        self, live: LiveTable, events: list[Event], views: dict[int | None, dict[str, Any]]
+    ) -> None:
+        rec = live.rec
+        self.views = views
+        self.events = events
+        self.playing = playing = live.state is not None and rec.status == PLAYING
+        self.over = rec.status == FINISHED
+        self.to_act = list(live.to_act())
+        self.deadline = _iso(rec.deadline) if playing else None
+        self.public: list[Event] | None = (
+            None if any("to" in e for e in events) else visible_events(events, None)
+        )
+
+
 class FanOut:
     def __init__(
         self,
@@ -181,26 +203,50 @@ class FanOut:
             now = {"version": rec.version, "deadline": _iso(rec.deadline)}
             full = ',"info":' + dumps({**live.info_last, **now}) + "}"
         info = full if changed else "}"
-        for sub, seat in seats:
-            if sub is exclude:
-                continue
+        told = [(sub, seat) for sub, seat in seats if sub is not exclude]
+        # what the seats' states share, built once: every seat's view at once (the game builds
+        # what they have in common once), the seats the table waits on, the deadline...
+        change = Change(
+            live,
+            events,
+            self._views(
+                live, (*range(live.rec.players), None) if relaying else {seat for _, seat in told}
+            ),
+        )
+        for sub, seat in told:
             part = parts.get(seat)
             if part is None:
-                part = parts[seat] = self._part(live, seat, events)
+                part = parts[seat] = self._part(live, seat, change)
             sub.send(part + info)
         if relaying:
             assert self.relay is not None
             for seat in (*range(live.rec.players), None):
                 if seat not in parts:
-                    parts[seat] = self._part(live, seat, events)
+                    parts[seat] = self._part(live, seat, change)
             rec = live.rec
             seated = [s.player_id if s.kind == PLAYER else None for s in rec.seats]
             self.relay(live, Frames(rec.version, seated, parts, full, changed), to)
 
-    def _part(self, live: LiveTable, seat: int | None, events: list[Event]) -> str:
+    def _part(
+        self,
+        live: LiveTable,
+        seat: int | None,
+        change: Change,
+    ) -> str:
         """A seat's state of a change without its ``info`` and closing brace."""
-        own = dumps(self.state_message(live, seat, events, info=_NO_INFO, told=True))
-        return own[: -len(_NO_INFO_TAIL)]
+        msg = self._message(live, seat, change, info=_NO_INFO, told=True)
+        return dumps(msg)[: -len(_NO_INFO_TAIL)]
+
+    @staticmethod
+    def _views(live: LiveTable, seats: Collection[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The views of ``seats`` in the table's state (a spectator's is left out where the
+        spectators see a delayed table: ``state_message`` builds it)."""
+        state = live.state
+        if state is None:
+            return {}
+        if live.rec.spectators != HIDDEN:
+            seats = [seat for seat in seats if seat is not None]
+        return live.game.views(state, seats)
 
     def relayed(self, live: LiveTable, frames: Frames) -> None:
         """The frames of a change the table's home made, for this process's subscribers: each
@@ -276,24 +322,37 @@ class FanOut:
     ) -> dict[str, Any]:
         """``seat``'s state message; ``told``: the one of a change (``tell``), whose events a
         delayed spectator gets when its moment comes."""
+        return self._message(live, seat, Change(live, list(events), {}), info, told)
+
+    def _message(
+        self,
+        live: LiveTable,
+        seat: int | None,
+        change: Change,
+        info: dict[str, Any] | None = None,
+        told: bool = False,
+    ) -> dict[str, Any]:
         if seat is None and live.rec.spectators != HIDDEN and live.state is not None:
-            return self._delayed(live, list(events), info, told)
-        rec, game, state = live.rec, live.game, live.state
-        playing = state is not None and rec.status == PLAYING
+            return self._delayed(live, change.events, info, told)
+        rec, state = live.rec, live.state
+        view = change.views.get(seat)
+        if view is None and state is not None:
+            view = live.game.view(state, seat)
+        shown = change.public
         return {
             "type": "state",
             "table": rec.id,
             "version": rec.version,
-            "view": None if state is None else game.view(state, seat),
+            "view": view,
             # a seat a robot plays for: its person watches (and may take it back), the robot plays
             "legal": live.legal(seat)
-            if playing and seat is not None and seat not in rec.away
+            if change.playing and seat is not None and seat not in rec.away
             else [],
-            "to_act": list(live.to_act()),
-            "deadline": _iso(rec.deadline) if playing else None,
-            "over": rec.status == FINISHED,
-            "outcome": rec.outcome if rec.status == FINISHED else None,
-            "events": visible_events(list(events), seat),
+            "to_act": change.to_act,
+            "deadline": change.deadline,
+            "over": change.over,
+            "outcome": rec.outcome if change.over else None,
+            "events": visible_events(change.events, seat) if shown is None else shown,
             "info": info if info is not None else self.info(live),
         }
 

@@ -3,7 +3,7 @@ docstring."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tablee.cards import check_deck, shuffled
@@ -140,6 +140,24 @@ class Contrecarte(BaseGame[ContrecarteState]):
             "drawn": state.drawn if seat is not None and seat == state.turn else None,
             "winner": state.winner,
         }
+
+    def views(
+        self, state: ContrecarteState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        # a seat's view is a spectator's with the seat, its hand and the card it drew
+        common = self.view(state, None)
+        hands, turn = state.hands, state.turn
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            if seat is None:
+                out[seat] = common
+                continue
+            own = out[seat] = common.copy()
+            own["seat"] = seat
+            own["hand"] = list(hands[seat])
+            if seat == turn:
+                own["drawn"] = state.drawn
+        return out
 
     def legal_actions(self, state: ContrecarteState, seat: int) -> list[Action]:
         phase = state.phase
