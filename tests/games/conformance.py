@@ -30,7 +30,9 @@ def check_views(
     """No seat's view or events name a card it may not see; a spectator sees no hand. The views
     built at once (``views``, as every seat is told a change) are the views built one by one."""
     seats = [*range(players), None]
-    assert game.views(state, seats) == {seat: game.view(state, seat) for seat in seats}
+    # the same text: the same keys in the same order
+    each = json.dumps([[seat, game.view(state, seat)] for seat in seats])
+    assert json.dumps([list(v) for v in game.views(state, seats).items()]) == each
     assert game.views(state, seats[1:2]) == {seats[1]: game.view(state, seats[1])}
     for seat in seats:
         view = game.view(state, seat)
@@ -57,9 +59,7 @@ def copy_of(game: Game, state: Any) -> Any:
     return game.from_json(json.loads(json.dumps(game.to_json(state))))
 
 
-def check_refused(
-    game: Game, state: Any, seat: int, action: Any, snapshot: Any = None
-) -> None:
+def check_refused(game: Game, state: Any, seat: int, action: Any, snapshot: Any = None) -> None:
     """``snapshot``: ``copy_of(game, state)`` when the caller already has one. Comparing the
     state with an unshared copy catches a change made in place; comparing canonical JSON forms
     did the same at several times the cost, once per refused action."""
@@ -178,9 +178,7 @@ def playout(
     return state
 
 
-def auto_playout(
-    game: Game, players: int, seed: int, options: dict[str, Any] | None = None
-) -> Any:
+def auto_playout(game: Game, players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
     """A game played by ``auto_action`` alone must end."""
     state = game.new(players=players, options=options or {}, seed=seed)
     for _ in range(MAX_STEPS):
@@ -285,9 +283,7 @@ def decisions(game: Game, state: Any, seat: int, tries: list[Any]) -> dict[str, 
     return out
 
 
-def check_decisions_secret(
-    game: Game, state: Any, twin: Any, seat: int, tries: list[Any]
-) -> None:
+def check_decisions_secret(game: Game, state: Any, twin: Any, seat: int, tries: list[Any]) -> None:
     """``twin`` differs from ``state`` only in what ``seat`` may not know, and the seat sees the
     same view of both: it must get the same legal actions, timeout move and refusals."""
     assert game.view(twin, seat) == game.view(state, seat), "the seat can tell the twins apart"

@@ -10,7 +10,14 @@ from tablee.cards import deck_32
 from tablee.engine import IllegalAction, InvalidOptions
 from tablee.engine.secrecy import leaks
 from tablee.engine.state import evolve
-from tablee.games._belote_common import BeloteState, Contract, Phase, Tally, annonces
+from tablee.games._belote_common import (
+    BeloteState,
+    Contract,
+    Phase,
+    Tally,
+    annonces,
+    sort_hand,
+)
 from tablee.games.belote import GAME, deal_scores, stacked_deck
 
 
@@ -503,3 +510,25 @@ def test_annonces_timeout_announces_and_without_the_option_nothing_changes() -> 
     assert all(a["type"] == "play" for a in GAME.legal_actions(plain, 0))
     assert "variants" not in GAME.to_json(plain) and "annonces" not in GAME.view(plain, 0)
     assert GAME.from_json(GAME.to_json(plain)) == plain
+
+
+@pytest.mark.parametrize(
+    ("trump", "sorted_hand"),
+    [
+        # the trump's suit first, from the jack; the others in spades, hearts, diamonds,
+        # clubs order, from the ace
+        ("H", ["JH", "9H", "QH", "7H", "AS", "TS", "KD", "JC"]),
+        ("C", ["JC", "AS", "TS", "QH", "JH", "9H", "7H", "KD"]),
+        # sans-atout: every suit in the plain order; tout-atout: in the trump order
+        ("SA", ["AS", "TS", "QH", "JH", "9H", "7H", "KD", "JC"]),
+        ("TA", ["AS", "TS", "JH", "9H", "QH", "7H", "KD", "JC"]),
+        # before the contract: by suit, the plain order
+        (None, ["AS", "TS", "QH", "JH", "9H", "7H", "KD", "JC"]),
+    ],
+)
+def test_a_seats_hand_is_shown_by_suit_trump_first_strongest_first(
+    trump: str | None, sorted_hand: list[str]
+) -> None:
+    hand = ["7H", "JC", "AS", "KD", "9H", "TS", "QH", "JH"]
+    assert sort_hand(hand, trump) == sorted_hand
+    assert sort_hand(list(reversed(hand)), trump) == sorted_hand

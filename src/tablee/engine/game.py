@@ -20,7 +20,7 @@ Events are dicts with a ``type``. An event carrying ``"to": [seats]`` is seen on
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from tablee.cards import CardError, check_deck, shuffled
@@ -321,6 +321,26 @@ class BaseGame(ABC, Generic[S]):
         every move: a game whose seats' views differ in a few keys (the seat, its hand) overrides
         this to build the rest once. The views may share values: they are read, not changed."""
         return {seat: self.view(state, seat) for seat in seats}
+
+    def _spectators_views(
+        self,
+        state: S,
+        seats: Iterable[int | None],
+        own: Callable[[int], Mapping[str, Any]],
+    ) -> dict[int | None, dict[str, Any]]:
+        """``views`` of a game where a seat sees what a spectator sees and a few keys of its own:
+        the spectator's view built once, and for each seat a copy with its ``seat`` and
+        ``own(seat)`` (keys the spectator's view has too, so that they keep their places)."""
+        common = self.view(state, None)
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            if seat is None:
+                out[seat] = common
+                continue
+            mine = out[seat] = common.copy()
+            mine["seat"] = seat
+            mine.update(own(seat))
+        return out
 
     @abstractmethod
     def auto_action(self, state: S, seat: int) -> Action: ...

@@ -4,7 +4,7 @@ deal and of the match, the views). The family's docstring (the package's) is its
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tablee.cards import SUITS, check_deck, shuffled
@@ -431,9 +431,7 @@ class BeloteFamily(BaseGame[BeloteState]):
             state,
             seat,
             turn=self.to_act(state)[0] if playing or state.phase is Phase.SURCONTRE else None,
-            hand=None
-            if seat is None
-            else sort_hand(state.hands[seat], None if state.phase is Phase.BIDDING else trump),
+            hand=None if seat is None else self._hand(state, seat),
             scores=[state.scores[team_of(s)] for s in range(PLAYERS)],
             deal=state.deal,
         )
@@ -459,6 +457,18 @@ class BeloteFamily(BaseGame[BeloteState]):
             if variants.annonces:
                 out["annonces"] = annonces.view(variants)
         return out
+
+    def views(
+        self, state: BeloteState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        return self._spectators_views(state, seats, lambda seat: {"hand": self._hand(state, seat)})
+
+    @staticmethod
+    def _hand(state: BeloteState, seat: int) -> list[str]:
+        """The seat's hand in its order of play: by suit, the trump's by rank once it is known."""
+        contract = state.contract
+        trump = None if contract is None or state.phase is Phase.BIDDING else contract.trump
+        return sort_hand(state.hands[seat], trump)
 
     # -- helpers for the bidding of each game -------------------------------------------------
 

@@ -295,11 +295,23 @@ def stack_packets(
 
 
 def sort_hand(hand: Sequence[str], trump: str | None) -> list[str]:
-    def key(card: str) -> tuple[int, int]:
-        s = card[1]
-        return (-1 if s == trump else SUITS.index(s), -card_power(card, trump))
+    """``hand`` by suit (the trump's first) and, in each, from the strongest card: as a seat's
+    view shows it."""
+    order = _HAND_ORDERS.get(trump)
+    if order is None:  # a card or trump of no deal of ours: the rule itself
+        return sorted(hand, key=lambda card: _hand_order(card, trump))
+    return sorted(hand, key=order.__getitem__)
 
-    return sorted(hand, key=key)
+
+def _hand_order(card: str, trump: str | None) -> tuple[int, int]:
+    s = card[1]
+    return (-1 if s == trump else SUITS.index(s), -card_power(card, trump))
+
+
+#: each card's place in a sorted hand, for every trump (a view sorts every seat's hand)
+_HAND_ORDERS: dict[str | None, dict[str, tuple[int, int]]] = {
+    trump: {card: _hand_order(card, trump) for card in DECK} for trump in (None, *SUITS, SA, TA)
+}
 
 
 def trick_rules(state: BeloteState, seat: int) -> dict[str, Any]:

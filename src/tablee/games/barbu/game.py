@@ -3,7 +3,7 @@ docstring."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tablee.cards import shuffled
@@ -344,6 +344,12 @@ class Barbu(BaseGame[BarbuState]):
                 "sheet_contracts": list(choice.played),
             }
         return out
+
+    def views(
+        self, state: BarbuState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        hands = state.hands
+        return self._spectators_views(state, seats, lambda seat: {"hand": list(hands[seat])})
 
     # -- the table's move for a seat out of time ------------------------------------------------
 

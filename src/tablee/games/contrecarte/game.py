@@ -144,20 +144,12 @@ class Contrecarte(BaseGame[ContrecarteState]):
     def views(
         self, state: ContrecarteState, seats: Iterable[int | None]
     ) -> dict[int | None, dict[str, Any]]:
-        # a seat's view is a spectator's with the seat, its hand and the card it drew
-        common = self.view(state, None)
-        hands, turn = state.hands, state.turn
-        out: dict[int | None, dict[str, Any]] = {}
-        for seat in seats:
-            if seat is None:
-                out[seat] = common
-                continue
-            own = out[seat] = common.copy()
-            own["seat"] = seat
-            own["hand"] = list(hands[seat])
-            if seat == turn:
-                own["drawn"] = state.drawn
-        return out
+        hands, turn, drawn = state.hands, state.turn, state.drawn
+        return self._spectators_views(
+            state,
+            seats,
+            lambda seat: {"hand": list(hands[seat]), "drawn": drawn if seat == turn else None},
+        )
 
     def legal_actions(self, state: ContrecarteState, seat: int) -> list[Action]:
         phase = state.phase

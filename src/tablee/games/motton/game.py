@@ -3,7 +3,7 @@ docstring."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tablee.cards import deck_52, shuffled
@@ -383,6 +383,12 @@ class Motton(BaseGame[MottonState]):
                 for r in state.sheet
             ],
         }
+
+    def views(
+        self, state: MottonState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        hands = state.hands
+        return self._spectators_views(state, seats, lambda seat: {"hand": list(hands[seat])})
 
     # -- the table's move for a seat out of time ------------------------------------------------
 

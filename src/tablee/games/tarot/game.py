@@ -4,7 +4,7 @@ package's docstring; the rules read from a state are in ``rules``, the count and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from tablee.cards import EXCUSE, check_deck, shuffled
@@ -45,7 +45,7 @@ from .rules import (
     trick_winner,
 )
 from .scoring import outcome, score_deal
-from .view import view
+from .view import view, views
 
 _NOT_YOUR_TURN = "it is not your turn"
 _CARD = card_of(DECK_SET, "this action needs a 'card'", "{value!r} is not a tarot card")
@@ -415,6 +415,11 @@ class TarotGame(BaseGame[TarotState]):
 
     def view(self, state: TarotState, seat: int | None) -> dict[str, Any]:
         return view(self, state, seat)
+
+    def views(
+        self, state: TarotState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        return views(self, state, seats)
 
     # -- the table's move for a seat out of time --------------------------------------------------
 

@@ -3,7 +3,7 @@ docstring."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tablee.cards import JOKERS, check_deck, shuffled
@@ -428,6 +428,16 @@ class Yaniv(BaseGame[YanivState]):
             ],
             "yaniv_max": YANIV_MAX,
         }
+
+    def views(
+        self, state: YanivState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        hands = state.hands
+        return self._spectators_views(
+            state,
+            seats,
+            lambda seat: {"hand": list(hands[seat]), "hand_value": hand_value(hands[seat])},
+        )
 
     # -- timeout play ---------------------------------------------------------------------------
 
