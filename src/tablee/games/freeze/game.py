@@ -3,7 +3,7 @@ The spec is the package's docstring."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tablee.engine import Action, BaseGame, Event, IllegalAction, OptionSpec
@@ -217,14 +217,8 @@ class Freeze(BaseGame[FreezeState]):
         return frozenset(c for c in DECK if c not in seen)
 
     def view(self, state: FreezeState, seat: int | None) -> dict[str, Any]:
-        # between rounds and at the end every layout lies face up
+        layouts = self._layouts(state, seat)
         reveal = state.phase in (Phase.SHOWN, Phase.OVER)
-        known = state.known
-
-        def face(card: str) -> str | None:
-            return card if reveal or knows(known[card], seat) else None
-
-        layouts = [[[face(c) for c in row] for row in lay] for lay in state.layouts]
         looked = None
         if state.phase is Phase.KING_SWAP and state.look is not None:
             t, line, slot = state.look
@@ -250,6 +244,28 @@ class Freeze(BaseGame[FreezeState]):
             "history": [list(h) for h in state.history],
             "points": list(state.points),
         }
+
+    def views(
+        self, state: FreezeState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        def own(seat: int) -> dict[str, Any]:
+            layouts = self._layouts(state, seat)
+            drawn = state.drawn if seat == state.turn else None
+            return {"hand": layouts[seat], "layouts": layouts, "drawn": drawn}
+
+        return self._spectators_views(state, seats, own)
+
+    @staticmethod
+    def _layouts(state: FreezeState, seat: int | None) -> list[list[list[str | None]]]:
+        """Every layout as ``seat`` sees it: the faces it knows (every face between rounds and
+        at the end, when every layout lies face up), None for the others."""
+        if state.phase in (Phase.SHOWN, Phase.OVER):
+            return [[list(row) for row in lay] for lay in state.layouts]
+        known = state.known
+        return [
+            [[c if knows(known[c], seat) else None for c in row] for row in lay]
+            for lay in state.layouts
+        ]
 
     # -- what may be done -------------------------------------------------------------------------
 
