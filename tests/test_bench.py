@@ -128,3 +128,10 @@ def test_the_load_bench_reads_the_window_s_commits_from_what_metrics_exports() -
     assert figures["p99 ms ≤"] == 25  # the bucket that holds the slowest of four
     assert figures["move mean ms"] == pytest.approx(5)
     assert figures["move p99 ms ≤"] == 10
+
+
+def test_views_bench_prints_a_row_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    views = load("views")
+    assert views.main(["--states", "5", "--runs", "1"]) == 0
+    rows = {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]}
+    assert rows == set(game_names())
