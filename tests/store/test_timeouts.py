@@ -72,6 +72,33 @@ async def test_a_statement_the_network_holds_gives_up_and_the_next_one_after_it_
     assert player.name == "after"
 
 
+async def test_a_rest_calls_statement_in_a_partition_fails_after_its_limit_not_later(
+    postgres_db: Database, proxy: Proxy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The statement (here the pool's ping before it) gives up after the limit, and its
+    connection is closed then: SQLAlchemy's polite close of it, which waits up to 2 s more for a
+    network that does not answer, finds it closed already. A REST call in a partition is
+    answered 503 after the limit, not 2 s later."""
+    limit = 1.5  # long enough for the 2 s to show apart from the limit's
+    monkeypatch.setattr(repo_module, "DATABASE_SECONDS", limit)
+    store = Store(proxy.url, postgres_db.schema)
+    await store.migrate()
+    try:
+        await store.create_player("before")
+        proxy.pause()
+        started = time.monotonic()
+        with pytest.raises(Exception) as caught:
+            await store.create_player("during")
+        took = time.monotonic() - started
+        assert unreachable(caught.value), repr(caught.value)
+        assert limit <= took < limit + 1, took
+        proxy.resume()
+        assert (await store.create_player("after"))[0].name == "after"
+    finally:
+        proxy.resume()
+        await store.close()
+
+
 async def test_a_statement_that_gave_up_leaves_no_aborted_transaction_behind(
     store: Store,
 ) -> None:

@@ -91,6 +91,8 @@ def make_engine(
             # the reads of every socket and token go through the driver (``reads.py``, 2 more)
             kwargs.update(pool_size=10, max_overflow=8, pool_pre_ping=True)
     engine = create_async_engine(url, json_serializer=json_text, **kwargs)
+    if u.get_backend_name() == "postgresql" and not migrations:
+        event.listen(engine.sync_engine.pool, "invalidate", _close_at_once)
     if u.get_backend_name() == "sqlite":
 
         @event.listens_for(engine.sync_engine, "connect")
@@ -102,6 +104,18 @@ def make_engine(
             cur.close()
 
     return engine
+
+
+def _close_at_once(driver_connection: Any, _record: Any, exception: BaseException | None) -> None:
+    """A connection discarded because a statement of it gave up (its time out: the network
+    silent) is closed now. SQLAlchemy closes it politely first, waiting up to 2 s more for the
+    network to answer, which in a partition kept a REST call's answer that long after its
+    statement's limit; a connection closed already is discarded at once."""
+    if not isinstance(exception, TimeoutError):
+        return
+    terminate = getattr(getattr(driver_connection, "driver_connection", None), "terminate", None)
+    if callable(terminate):
+        terminate()
 
 
 def _upgrade(connection: Connection, revision: str = "head") -> None:
