@@ -4,7 +4,9 @@ flags), and the per-seat ``state`` messages.
 Each subscriber gets the view of its own seat (``game.view``), that seat's legal actions, and the
 events its seat may see (``visible_events``), never anything else from the state. After a change
 the state of each seat is built and encoded once, whatever the number of its subscribers (several
-tabs, spectators), and the ``info`` block, the same for all, once for the table.
+tabs, spectators), and the ``info`` block, the same for all, once for the table; the seats' views
+are built at once (``game.views``: what they share, once) and what their states share is read
+once (``Shared``).
 
 A change's states carry ``info`` only when it changed since the table's last change (its
 ``version`` and ``deadline`` aside, which every state carries itself): most moves change
@@ -61,7 +63,7 @@ def info_key(info: dict[str, Any]) -> str:
     return dumps({k: v for k, v in info.items() if k not in _OWN_KEYS})
 
 
-class Change:
+class Shared:
     """What every seat's state of one change shares, read once for all of them: the views
     built (a seat missing here is built on its own), the seats the table waits on, the deadline,
     and the events when none is private (else each seat's are picked)."""
@@ -206,7 +208,7 @@ class FanOut:
         told = [(sub, seat) for sub, seat in seats if sub is not exclude]
         # what the seats' states share, built once: every seat's view at once (the game builds
         # what they have in common once), the seats the table waits on, the deadline...
-        change = Change(
+        shared = Shared(
             live,
             events,
             self._views(
@@ -216,13 +218,13 @@ class FanOut:
         for sub, seat in told:
             part = parts.get(seat)
             if part is None:
-                part = parts[seat] = self._part(live, seat, change)
+                part = parts[seat] = self._part(live, seat, shared)
             sub.send(part + info)
         if relaying:
             assert self.relay is not None
             for seat in (*range(live.rec.players), None):
                 if seat not in parts:
-                    parts[seat] = self._part(live, seat, change)
+                    parts[seat] = self._part(live, seat, shared)
             rec = live.rec
             seated = [s.player_id if s.kind == PLAYER else None for s in rec.seats]
             self.relay(live, Frames(rec.version, seated, parts, full, changed), to)
@@ -231,10 +233,10 @@ class FanOut:
         self,
         live: LiveTable,
         seat: int | None,
-        change: Change,
+        shared: Shared,
     ) -> str:
         """A seat's state of a change without its ``info`` and closing brace."""
-        msg = self._message(live, seat, change, info=_NO_INFO, told=True)
+        msg = self._message(live, seat, shared, info=_NO_INFO, told=True)
         return dumps(msg)[: -len(_NO_INFO_TAIL)]
 
     @staticmethod
@@ -322,23 +324,23 @@ class FanOut:
     ) -> dict[str, Any]:
         """``seat``'s state message; ``told``: the one of a change (``tell``), whose events a
         delayed spectator gets when its moment comes."""
-        return self._message(live, seat, Change(live, list(events), {}), info, told)
+        return self._message(live, seat, Shared(live, list(events), {}), info, told)
 
     def _message(
         self,
         live: LiveTable,
         seat: int | None,
-        change: Change,
+        shared: Shared,
         info: dict[str, Any] | None = None,
         told: bool = False,
     ) -> dict[str, Any]:
         if seat is None and live.rec.spectators != HIDDEN and live.state is not None:
-            return self._delayed(live, change.events, info, told)
+            return self._delayed(live, shared.events, info, told)
         rec, state = live.rec, live.state
-        view = change.views.get(seat)
+        view = shared.views.get(seat)
         if view is None and state is not None:
             view = live.game.view(state, seat)
-        shown = change.public
+        shown = shared.public
         return {
             "type": "state",
             "table": rec.id,
@@ -346,13 +348,13 @@ class FanOut:
             "view": view,
             # a seat a robot plays for: its person watches (and may take it back), the robot plays
             "legal": live.legal(seat)
-            if change.playing and seat is not None and seat not in rec.away
+            if shared.playing and seat is not None and seat not in rec.away
             else [],
-            "to_act": change.to_act,
-            "deadline": change.deadline,
-            "over": change.over,
-            "outcome": rec.outcome if change.over else None,
-            "events": visible_events(change.events, seat) if shown is None else shown,
+            "to_act": shared.to_act,
+            "deadline": shared.deadline,
+            "over": shared.over,
+            "outcome": rec.outcome if shared.over else None,
+            "events": visible_events(shared.events, seat) if shown is None else shown,
             "info": info if info is not None else self.info(live),
         }
 
