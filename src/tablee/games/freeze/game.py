@@ -31,6 +31,7 @@ from .rules import (
     positions,
     power_of,
     put,
+    seen_layouts,
     set_layout,
     swap_action,
     targets,
@@ -217,7 +218,7 @@ class Freeze(BaseGame[FreezeState]):
         return frozenset(c for c in DECK if c not in seen)
 
     def view(self, state: FreezeState, seat: int | None) -> dict[str, Any]:
-        layouts = self._layouts(state, seat)
+        layouts = seen_layouts(state, seat)
         reveal = state.phase in (Phase.SHOWN, Phase.OVER)
         looked = None
         if state.phase is Phase.KING_SWAP and state.look is not None:
@@ -249,23 +250,11 @@ class Freeze(BaseGame[FreezeState]):
         self, state: FreezeState, seats: Iterable[int | None]
     ) -> dict[int | None, dict[str, Any]]:
         def own(seat: int) -> dict[str, Any]:
-            layouts = self._layouts(state, seat)
+            layouts = seen_layouts(state, seat)
             drawn = state.drawn if seat == state.turn else None
             return {"hand": layouts[seat], "layouts": layouts, "drawn": drawn}
 
         return self._spectators_views(state, seats, own)
-
-    @staticmethod
-    def _layouts(state: FreezeState, seat: int | None) -> list[list[list[str | None]]]:
-        """Every layout as ``seat`` sees it: the faces it knows (every face between rounds and
-        at the end, when every layout lies face up), None for the others."""
-        if state.phase in (Phase.SHOWN, Phase.OVER):
-            return [[list(row) for row in lay] for lay in state.layouts]
-        known = state.known
-        return [
-            [[c if knows(known[c], seat) else None for c in row] for row in lay]
-            for lay in state.layouts
-        ]
 
     # -- what may be done -------------------------------------------------------------------------
 

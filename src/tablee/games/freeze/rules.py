@@ -72,6 +72,18 @@ def knows(mask: int, seat: int | None) -> bool:
     return bool(mask & PUBLIC) or (seat is not None and bool(mask >> seat & 1))
 
 
+def seen_layouts(state: FreezeState, seat: int | None) -> list[list[list[str | None]]]:
+    """Every layout as ``seat`` sees it: the faces it knows (every face between rounds and at
+    the end, when every layout lies face up), None for the others."""
+    if state.phase in (Phase.SHOWN, Phase.OVER):
+        return [[list(row) for row in lay] for lay in state.layouts]
+    known = state.known
+    return [
+        [[c if knows(known[c], seat) else None for c in row] for row in lay]
+        for lay in state.layouts
+    ]
+
+
 @dataclass(frozen=True)
 class FreezeState:
     players: int
