@@ -18,7 +18,15 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.test_ws_flood import MOVES, REST_OFF, _figures, _play, _setup, flood
+from tests.api.test_ws_flood import (
+    MOVES,
+    REST_OFF,
+    _figures,
+    _play,
+    _setup,
+    flood,
+    settled,
+)
 from tests.serverkit import Database, ToyGame, Uvicorn
 
 pytestmark = pytest.mark.slow
@@ -90,7 +98,7 @@ def test_a_chat_flood_is_refused_past_the_limit_while_a_normal_table_plays_on(
             proc.terminate()
             proc.join(10)
         flood_seconds = time.monotonic() - flood_started
-        sent, acked, refused, other, closed, first_refused = (c.value for c in counts)
+        sent, acked, refused, other, closed, first_refused = settled(counts)
         with httpx.Client(base_url=server.http) as http:
             auth = {"Authorization": f"Bearer {ADMIN}"}
             stored = http.get(f"/api/admin/chat/tables/{tid}?limit=500", headers=auth).json()

@@ -173,7 +173,13 @@ def _measure(
                 time.sleep(0.05)
             proc.terminate()
             proc.join(10)
-    return latencies, len(latencies) / elapsed, [c.value for c in counts]
+    return latencies, len(latencies) / elapsed, settled(counts)
+
+
+def settled(counts: list[Synchronized[int]]) -> list[int]:
+    """The flooder's counts once it was stopped, read past their locks: ``terminate`` may have
+    killed it holding one (a count's ``value`` would then wait for ever)."""
+    return [c.get_obj().value for c in counts]
 
 
 def _figures(name: str, latencies: list[float], rate: float) -> str:
