@@ -34,6 +34,7 @@ def check_views(
     each = json.dumps([[seat, game.view(state, seat)] for seat in seats])
     assert json.dumps([list(v) for v in game.views(state, seats).items()]) == each
     assert game.views(state, seats[1:2]) == {seats[1]: game.view(state, seats[1])}
+    assert game.views(state, []) == {}
     for seat in seats:
         view = game.view(state, seat)
         json.dumps(view)  # JSON-able

@@ -331,8 +331,11 @@ class BaseGame(ABC, Generic[S]):
         """``views`` of a game where a seat sees what a spectator sees and a few keys of its own:
         the spectator's view built once, and for each seat a copy with its ``seat`` and
         ``own(seat)`` (keys the spectator's view has too, so that they keep their places)."""
-        common = self.view(state, None)
         out: dict[int | None, dict[str, Any]] = {}
+        seats = list(seats)
+        if not seats:
+            return out
+        common = self.view(state, None)
         for seat in seats:
             if seat is None:
                 out[seat] = common
