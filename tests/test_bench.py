@@ -135,3 +135,10 @@ def test_views_bench_prints_a_row_per_game(capsys: pytest.CaptureFixture[str]) -
     assert views.main(["--states", "5", "--runs", "1"]) == 0
     rows = {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]}
     assert rows == set(game_names())
+
+
+def test_codec_bench_prints_a_row_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    codec = load("codec")
+    assert codec.main(["--states", "5", "--runs", "1"]) == 0
+    rows = {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]}
+    assert rows == set(game_names())

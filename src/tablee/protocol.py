@@ -653,9 +653,20 @@ def dumps(msg: dict[str, Any]) -> str:
     standard encoder (``ensure_ascii=False``, no spaces) several times faster, and a state is
     encoded for every seat after every move."""
     try:
+        # without OPT_NON_STR_KEYS, which doubles the cost of every dict (bench/codec.py): the
+        # messages' keys are text but for a rare dict keyed by seats, encoded on the way below
+        return orjson.dumps(msg).decode()
+    except orjson.JSONEncodeError:
+        return _dumps_any(msg)
+
+
+def _dumps_any(msg: Any) -> str:
+    """``dumps`` of what orjson's fast path refuses: keys that are not text (written as the
+    standard encoder writes them), a whole number beyond 64 bits (only the standard encoder
+    writes it)."""
+    try:
         return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
-        # a whole number beyond 64 bits, which only the standard encoder writes
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
