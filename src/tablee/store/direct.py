@@ -33,6 +33,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
@@ -152,20 +153,27 @@ def _sqlite_time(value: datetime | None) -> str | None:
 
 
 _AT = {c: i for i, c in enumerate(_COLUMNS)}
-
-
-def _sqlite_table(r: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``_SQLITE_UPDATE``'s parameters: the columns set, then the guard's."""
-    values = [_sqlite_time(r[_AT[c]]) if c in _TIMES else r[_AT[c]] for c in TABLE_CHANGES]
-    return (*values, r[_AT["id"]], r[_AT["expected"]], r[_AT["fence"]])
-
-
-def _sqlite_log(r: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``_SQLITE_INSERT``'s parameters."""
-    return tuple(
-        _sqlite_time(r[_AT[c]]) if c in _TIMES else r[_AT[c]]
+#: where ``_row``'s datetimes are (written as SQLite's text)
+_TIME_AT = tuple(_AT[c] for c in _COLUMNS if c in _TIMES)
+#: ``_SQLITE_UPDATE``'s parameters: the columns set, then the guard's (picked by index: a move's
+#: parameters took 5.1 µs looked up by name column by column, 3.5 so, the datetimes most of it)
+_SQLITE_TABLE = itemgetter(*(_AT[c] for c in (*TABLE_CHANGES, "id", "expected", "fence")))
+#: ``_SQLITE_INSERT``'s parameters
+_SQLITE_LOG = itemgetter(
+    *(
+        _AT[c]
         for c in ("id", "game_no", "seq", "seat", "action", "version", "source", "at", "request")
     )
+)
+
+
+def _sqlite_params(r: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """A row's parameters of ``_SQLITE_UPDATE`` and of ``_SQLITE_INSERT``, its datetimes as
+    text."""
+    values = list(r)
+    for i in _TIME_AT:
+        values[i] = _sqlite_time(values[i])
+    return _SQLITE_TABLE(values), _SQLITE_LOG(values)
 
 
 _Job = tuple[
@@ -290,10 +298,11 @@ def _sqlite_write(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list
         written: list[bool] = []
         log: list[tuple[Any, ...]] = []
         for r in rows:
-            done = conn.execute(_SQLITE_UPDATE, _sqlite_table(r)).rowcount == 1
+            table, logged = _sqlite_params(r)
+            done = conn.execute(_SQLITE_UPDATE, table).rowcount == 1
             written.append(done)
             if done:
-                log.append(_sqlite_log(r))
+                log.append(logged)
         if log:
             conn.executemany(_SQLITE_INSERT, log)
         conn.execute("COMMIT")
