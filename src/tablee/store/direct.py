@@ -148,8 +148,9 @@ def _sqlite_time(value: datetime | None) -> str | None:
         raise ValueError("naive datetime given to the store")
     if value.tzinfo is not UTC:
         value = value.astimezone(UTC)
-    # isoformat, not strftime: a third less CPU (bench/writes.py), three times a move
-    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
+    # isoformat, not strftime: a third less CPU (bench/writes.py), three times a move; its
+    # "+00:00" cut off rather than the zone taken off first (a datetime less, a quarter less)
+    return value.isoformat(" ", "microseconds")[:-6]
 
 
 _AT = {c: i for i, c in enumerate(_COLUMNS)}
