@@ -12,7 +12,6 @@ are microseconds of CPU time a change (every seat and a spectator), the median o
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,10 +21,9 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from views import clock, sample
+from views import clock, per_game
 
 from tablee.engine import Game
-from tablee.games import game_names, get_game
 from tablee.protocol import dumps
 
 
@@ -61,7 +59,7 @@ def before(msg: dict[str, Any]) -> str:
 
 
 def figures(changes: list[list[dict[str, Any]]], runs: int) -> tuple[float, float]:
-    """Microseconds a change: its messages encoded by ``dumps``, and by ``before``."""
+    """Microseconds a change: its messages encoded by ``before``, and by ``dumps``."""
     for change in changes:
         for msg in change:
             assert dumps(msg) == before(msg), "the two encoders disagree"
@@ -77,23 +75,16 @@ def figures(changes: list[list[dict[str, Any]]], runs: int) -> tuple[float, floa
                 before(msg)
 
     scale = 1e6 / len(changes)
-    return clock(now, runs) * scale, clock(then, runs) * scale
+    return clock(then, runs) * scale, clock(now, runs) * scale
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--states", type=int, default=400, help="states sampled a game")
-    p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--seed", type=int, default=1)
-    args = p.parse_args(argv)
-    print(f"{'game':<12} {'players':>7} {'dumps µs':>9} {'before µs':>10} {'ratio':>6}")
-    for name in game_names():
-        game = get_game(name)
-        players = min(game.max_players, max(game.min_players, 4))
-        changes = messages(game, sample(game, players, args.states, args.seed), players)
-        now, then = figures(changes, args.runs)
-        print(f"{name:<12} {players:>7} {now:>9.1f} {then:>10.1f} {now / then:>6.2f}")
-    return 0
+    return per_game(
+        argv,
+        __doc__,
+        ("before µs", "dumps µs"),
+        lambda game, players, states, runs: figures(messages(game, states, players), runs),
+    )
 
 
 if __name__ == "__main__":

@@ -73,20 +73,37 @@ def figures(
     return clock(one_by_one, runs) * scale, clock(at_once, runs) * scale
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+def per_game(
+    argv: list[str] | None,
+    doc: str | None,
+    columns: tuple[str, str],
+    measure: Callable[[Game, int, list[Any], int], tuple[float, float]],
+) -> int:
+    """A row a registered game: its two figures ``measure(game, players, states, runs)`` over the
+    states sampled, under ``columns``, and their ratio (the second over the first)."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--states", type=int, default=400, help="states sampled a game")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    print(f"{'game':<12} {'players':>7} {'one by one µs':>14} {'at once µs':>11} {'ratio':>6}")
+    one, two = columns
+    print(f"{'game':<12} {'players':>7} {one:>14} {two:>14} {'ratio':>6}")
     for name in game_names():
         game = get_game(name)
         players = min(game.max_players, max(game.min_players, 4))
         states = sample(game, players, args.states, args.seed)
-        each, once = figures(game, states, [*range(players), None], args.runs)
-        print(f"{name:<12} {players:>7} {each:>14.1f} {once:>11.1f} {once / each:>6.2f}")
+        first, second = measure(game, players, states, args.runs)
+        print(f"{name:<12} {players:>7} {first:>14.1f} {second:>14.1f} {second / first:>6.2f}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return per_game(
+        argv,
+        __doc__,
+        ("one by one µs", "at once µs"),
+        lambda game, players, states, runs: figures(game, states, [*range(players), None], runs),
+    )
 
 
 if __name__ == "__main__":
