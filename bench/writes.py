@@ -11,9 +11,9 @@ tables writing at once, their writes sharing the group commit's transactions.
 CPU is the process's (every thread: SQLite's writer threads included), not the database
 server's. On SQLite it also prints what formatting a time costs the writer thread (three a move),
 against ``strftime``, its former way, in the same run; and how long a move's write takes at a
-room's pace (two tables at once, 0.5 ms apart) with the store's checkpoints (``PASSIVE``, in a
-thread of their own, at most every tenth of a second) and with one a second at most, each on a
-new database, with the WAL's size at the end.
+room's pace (two tables at once, 0.5 ms apart) with the store's checkpoints (``PASSIVE``, in the
+moves' thread, at most once a second) and with one every tenth of a second, each on a new
+database, with the WAL's size at the end.
 """
 
 from __future__ import annotations

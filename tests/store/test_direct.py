@@ -386,8 +386,8 @@ async def test_the_event_loop_goes_on_while_another_connection_holds_the_sqlite_
 async def test_sqlite_moves_reach_the_database_file_by_the_thread_s_checkpoints(
     sqlite_db: Database, tmp_path: Any, checkpoint_seconds: float
 ) -> None:
-    # the loop's connection never checkpoints (a checkpoint syncs the database file): a thread
-    # does, at most every ``checkpoint_seconds``
+    # the loop's connection never checkpoints (a checkpoint syncs the database file): the
+    # thread does, at most every ``checkpoint_seconds``
     store, moves, path = await _sqlite_store(sqlite_db)
     moves.checkpoint_seconds = checkpoint_seconds
     try:
@@ -402,7 +402,7 @@ async def test_sqlite_moves_reach_the_database_file_by_the_thread_s_checkpoints(
             move = LoggedAction(seq, seq % 2, {"type": "play"}, "player", at, 0, f"r{seq}")
             await store.record_action(after, t.version, move)
             t = after
-        await moves._checkpoints.run(lambda _: None)  # the jobs posted before it are done
+        await moves._thread.run(lambda _: None)  # the jobs posted before it are done
         # the database file alone, without its WAL: what the checkpoints copied into it
         alone = tmp_path / "alone"
         alone.mkdir()

@@ -27,11 +27,8 @@ commit that are moves and nothing else — no seat written, no deal ended, no re
     that finds the database held (the engine writing a deal's end) is written whole in the
     thread on a ``synchronous=FULL`` connection, which waits for it as the engine's does;
   - the loop never checkpoints (a checkpoint syncs the database file): its connection's
-    automatic checkpoints are off, and a thread of their own checkpoints (``PASSIVE``) after a
-    sync, at most every ``checkpoint_seconds`` (a tenth of a second: each a few pages, where
-    a second's worth, 13 MiB at 2,000 moves/s, held the WAL's next sync 30 ms behind the
-    database file's, ``bench/writes.py``; not the syncing thread, which a group's sync would
-    wait behind).
+    automatic checkpoints are off, and the thread checkpoints (``PASSIVE``) after a sync, at
+    most every ``checkpoint_seconds``.
 
   Unlike ``FULL``, another connection may read a group's rows in the moment before they are
   synced: never acknowledged, and a power cut then loses only moves nobody was told of.
@@ -298,11 +295,10 @@ class SqliteMoves:
     """The group commit's batches, one at a time: the statements on the event loop, the WAL's
     sync in a thread of its own (the module's docstring)."""
 
-    def __init__(self, path: str, checkpoint_seconds: float = 0.1) -> None:
+    def __init__(self, path: str, checkpoint_seconds: float = 1.0) -> None:
         self.path = path
         self.checkpoint_seconds = checkpoint_seconds
         self._thread = SqliteThread("tablee-moves", self._connect)
-        self._checkpoints = SqliteThread("tablee-checkpoints", self._connect)
         #: the event loop's connection (made in the thread, where it may wait for the file)
         self._conn: sqlite3.Connection | None = None
         #: the WAL file as the thread opened it: its descriptor and ``(st_dev, st_ino)``
@@ -368,7 +364,7 @@ class SqliteMoves:
         await self._thread.run(synced, then)
         if time.monotonic() - self._checkpointed >= self.checkpoint_seconds:
             self._checkpointed = time.monotonic()
-            self._checkpoints.post(_checkpoint)
+            self._thread.post(_checkpoint)
         return outcome(written)
 
     def _sync(self) -> None:
@@ -400,7 +396,6 @@ class SqliteMoves:
         if conn is not None:
             conn.close()
         await self._thread.close()
-        await self._checkpoints.close()
         if self._wal is not None:
             os.close(self._wal[0])
             self._wal = None
