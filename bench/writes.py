@@ -11,9 +11,10 @@ tables writing at once, their writes sharing the group commit's transactions.
 CPU is the process's (every thread: SQLite's writer threads included), not the database
 server's. On SQLite it also prints what formatting a time costs the writer thread (three a move),
 against ``strftime``, its former way, in the same run; and how long a move's write takes at a
-room's pace (two tables at once, 0.5 ms apart) with the store's checkpoints (``PASSIVE``, in the
-moves' thread, at most once a second) and with one every tenth of a second, each on a new
-database, with the WAL's size at the end.
+room's pace (two tables at once, 0.5 ms apart) with SQLite's automatic checkpoints (the WAL
+copied back into the database by the commit that takes it past 1,000 pages, as the store runs)
+against checkpoints in a thread of their own (``wal_autocheckpoint=0``, a ``PASSIVE`` checkpoint
+every 0.1 s), each on a new database, with the WAL's size at the end.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ import argparse
 import asyncio
 import dataclasses
 import os
+import sqlite3
 import sys
 import tempfile
+import threading
 import time
 import timeit
 import uuid
@@ -41,7 +44,7 @@ from tablee.store import (  # noqa: E402
     Store,
     TableRecord,
 )
-from tablee.store.direct import SqliteMoves, _sqlite_time, direct_writer  # noqa: E402
+from tablee.store.direct import _sqlite_time, direct_writer  # noqa: E402
 from tablee.store.writes import TableWriter  # noqa: E402
 
 
@@ -107,22 +110,35 @@ async def run(url: str, schema: str | None, writes: int) -> None:
             _times()
             folder = tempfile.mkdtemp()
             print("  a move's write at a room's pace (ms): p50, p99, p99.9, over 5 ms, WAL MiB")
-            for every in (1.0, 0.1):
-                figures = await _paced(f"{folder}/every-{every}.db", every, writes)
-                print(f"  checkpoints every {every:<4} s {figures}", flush=True)
+            for label, thread in (("automatic", False), ("in a thread", True)):
+                name = f"{folder}/{'thread' if thread else 'auto'}.db"
+                figures = await _paced(name, thread, writes)
+                print(f"  checkpoints {label:12}{figures}", flush=True)
     finally:
         await store.close()
 
 
-async def _paced(path: str, checkpoint_seconds: float, writes: int) -> str:
+async def _paced(path: str, thread: bool, writes: int) -> str:
     """Two tables writing a move each at once, then 0.5 ms of rest, through the driver; each
-    write's wall time. The thread checkpoints at most every ``checkpoint_seconds``."""
+    write's wall time. ``thread``: the checkpoints in a thread of their own."""
     store = Store(f"sqlite+aiosqlite:///{path}")
     await store.migrate()
     direct = direct_writer(store.url)
-    assert isinstance(direct, SqliteMoves)
-    direct.checkpoint_seconds = checkpoint_seconds
+    assert direct is not None
     store._writes = TableWriter(store._write_engine, direct)
+    stop = threading.Event()
+    checkpointer = None
+    if thread:
+        await direct._thread.run(lambda conn: conn.execute("PRAGMA wal_autocheckpoint=0"))  # type: ignore[attr-defined]
+
+        def checkpoints() -> None:
+            conn = sqlite3.connect(path, isolation_level=None)
+            while not stop.wait(0.1):
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            conn.close()
+
+        checkpointer = threading.Thread(target=checkpoints, daemon=True)
+        checkpointer.start()
     times: list[float] = []
     try:
         records = await _tables(store, 2)
@@ -141,6 +157,9 @@ async def _paced(path: str, checkpoint_seconds: float, writes: int) -> str:
         # before the connections close: the last one to close checkpoints and deletes it
         wal = os.path.getsize(f"{path}-wal") / 2**20
     finally:
+        stop.set()
+        if checkpointer is not None:
+            checkpointer.join()
         await store._writes.close()
         await store.close()
     times.sort()

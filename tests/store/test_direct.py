@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
-import shutil
-import sqlite3
-import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,8 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from tablee.store import LoggedAction, StaleVersion, Store, TableRecord
-from tablee.store import direct as direct_module
-from tablee.store.direct import SqliteMoves, direct_writer
+from tablee.store.direct import direct_writer
 from tablee.store.writes import DirectWriter, TableWrite, TableWriter, takes
 from tests.serverkit import Database
 from tests.store.kit import toy_table
@@ -271,149 +266,5 @@ async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_i
         assert events == ["writer resumed", "commit of 1"]
         log = await store.actions(t.id, 1)
         assert [a.seq for a in log] == [1]
-    finally:
-        await store.close()
-
-
-# -- SQLite: the statements on the event loop, the WAL's sync in the thread ----------------------
-
-
-async def _sqlite_store(db: Database) -> tuple[Store, SqliteMoves, str]:
-    store = Store(db.url, db.schema)
-    await store.migrate()
-    moves = store._writes.direct
-    assert isinstance(moves, SqliteMoves)
-    return store, moves, moves.path
-
-
-async def test_a_sqlite_move_is_acknowledged_only_once_its_wal_is_synced(
-    sqlite_db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    store, _, path = await _sqlite_store(sqlite_db)
-    synced: list[int] = []
-    called, release = threading.Event(), threading.Event()
-
-    def held_sync(fd: int) -> None:  # in the writer's thread
-        synced.append(os.fstat(fd).st_ino)
-        called.set()
-        assert release.wait(10)
-        os.fdatasync(fd)
-
-    monkeypatch.setattr(direct_module, "_datasync", held_sync)
-    try:
-        t = await _playing(store, 21)
-        after, move = _move(t, 1)
-        moving = asyncio.create_task(store.record_action(after, t.version, move))
-        while not called.is_set():
-            await asyncio.sleep(0.005)
-        # written to the WAL, and its writer not told yet: the sync is what acknowledges it
-        for _ in range(5):
-            await asyncio.sleep(0.01)
-        assert not moving.done()
-        # the file synced is the very WAL SQLite writes
-        assert synced == [os.stat(path + "-wal").st_ino]
-        release.set()
-        await asyncio.wait_for(moving, 10)
-        assert [a.seq for a in await store.actions(t.id, 1)] == [1]
-    finally:
-        release.set()
-        await store.close()
-
-
-async def test_a_sqlite_move_whose_wal_could_not_be_synced_is_not_acknowledged(
-    sqlite_db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    store, _, _ = await _sqlite_store(sqlite_db)
-
-    def failed_sync(fd: int) -> None:
-        raise OSError(5, "Input/output error")
-
-    try:
-        t = await _playing(store, 22)
-        monkeypatch.setattr(direct_module, "_datasync", failed_sync)
-        after, move = _move(t, 1)
-        with pytest.raises(Exception):  # noqa: B017 - whichever, the move is not told done
-            await store.record_action(after, t.version, move)
-    finally:
-        await store.close()
-
-
-async def test_the_event_loop_goes_on_while_another_connection_holds_the_sqlite_database(
-    sqlite_db: Database,
-) -> None:
-    store, moves, path = await _sqlite_store(sqlite_db)
-    held, release = threading.Event(), threading.Event()
-
-    def other_writer() -> None:  # another writer holds the database (a deal's end)
-        other = sqlite3.connect(path, isolation_level=None)
-        try:
-            other.execute("BEGIN IMMEDIATE")
-            held.set()
-            # released when the loop shows it ran on, or after 5 s whatever happened: a loop
-            # that waited for the lock would get it then, and write the group itself
-            release.wait(5)
-            other.execute("COMMIT")
-        finally:
-            other.close()
-
-    holder = threading.Thread(target=other_writer)
-    try:
-        t = await _playing(store, 23)
-        after, move = _move(t, 1)
-        holder.start()
-        assert await asyncio.to_thread(held.wait, 5)
-        moving = asyncio.create_task(store.record_action(after, t.version, move))
-        for _ in range(10):
-            await asyncio.sleep(0.01)
-        assert not moving.done()
-        release.set()
-        await asyncio.wait_for(moving, 10)
-        assert moves.held == 1  # written by the thread's connection, which waited
-        assert [a.seq for a in await store.actions(t.id, 1)] == [1]
-        # and the next group is the loop's again
-        later, again = _move(after, 2)
-        await store.record_action(later, after.version, again)
-        assert moves.held == 1
-        assert [a.seq for a in await store.actions(t.id, 1)] == [1, 2]
-    finally:
-        release.set()
-        if holder.is_alive():
-            await asyncio.to_thread(holder.join, 10)
-        await store.close()
-
-
-@pytest.mark.parametrize("checkpoint_seconds", [0.0, 3600.0])
-async def test_sqlite_moves_reach_the_database_file_by_the_thread_s_checkpoints(
-    sqlite_db: Database, tmp_path: Any, checkpoint_seconds: float
-) -> None:
-    # the loop's connection never checkpoints (a checkpoint syncs the database file): the
-    # thread does, at most every ``checkpoint_seconds``
-    store, moves, path = await _sqlite_store(sqlite_db)
-    moves.checkpoint_seconds = checkpoint_seconds
-    try:
-        t = await _playing(store, 24)
-        other = sqlite3.connect(path)
-        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the schema and the table in the file
-        other.close()
-        # more pages than SQLite's automatic checkpoint waits for (1,000)
-        for seq in range(1, 401):
-            after = dataclasses.replace(t, version=t.version + 1)
-            at = datetime(2026, 12, 1, tzinfo=UTC) + timedelta(seconds=seq)
-            move = LoggedAction(seq, seq % 2, {"type": "play"}, "player", at, 0, f"r{seq}")
-            await store.record_action(after, t.version, move)
-            t = after
-        await moves._thread.run(lambda _: None)  # the jobs posted before it are done
-        # the database file alone, without its WAL: what the checkpoints copied into it
-        alone = tmp_path / "alone"
-        alone.mkdir()
-        shutil.copy(path, alone / "tablee.db")
-        copy = sqlite3.connect(alone / "tablee.db")
-        try:
-            count = copy.execute(
-                "SELECT count(*) FROM actions WHERE table_id = ?", (t.id,)
-            ).fetchone()[0]
-        finally:
-            copy.close()
-        assert count == (400 if checkpoint_seconds == 0 else 0)
     finally:
         await store.close()

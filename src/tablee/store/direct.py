@@ -13,25 +13,10 @@ commit that are moves and nothing else — no seat written, no deal ended, no re
   for the tables it updated. One statement is one transaction: one round trip, all or nothing
   for each table, and a table it did not update is stale (nothing of it written).
 - SQLite (the standard ``sqlite3`` module): the group's transaction (``BEGIN IMMEDIATE``, the
-  guarded updates, the log rows, ``COMMIT``) runs on the event loop, on a connection of its own
-  beside the engine's (WAL: the engine's reads are not blocked), and only the sync of the WAL is
-  handed to a thread of its own: the group's writers are told once it is on disk. The
-  statements are the CPU they were in the thread (a few dozen µs a group), the disk's wait
-  stays off the loop, and a move waits for one hand-over and back instead of the interpreter's
-  lock after every statement: at a room's pace, a quarter to a third off the tail of a move's
-  time (``docs/scaling.md``, 2026-12-05). What ``synchronous=FULL`` would do, done by hand:
-
-  - nothing is acknowledged before the WAL's ``fdatasync``, the very file SQLite writes (the one
-    this connection keeps open, checked by its inode; its directory synced when it is new);
-  - the loop never waits for the file's lock: its connection has no busy timeout, and a group
-    that finds the database held (the engine writing a deal's end) is written whole in the
-    thread on a ``synchronous=FULL`` connection, which waits for it as the engine's does;
-  - the loop never checkpoints (a checkpoint syncs the database file): its connection's
-    automatic checkpoints are off, and the thread checkpoints (``PASSIVE``) after a sync, at
-    most every ``checkpoint_seconds``.
-
-  Unlike ``FULL``, another connection may read a group's rows in the moment before they are
-  synced: never acknowledged, and a power cut then loses only moves nobody was told of.
+  guarded updates, the log rows, ``COMMIT``) runs whole in a thread of its own, one hand-off to
+  it rather than one per statement, on a connection of its own beside the engine's (WAL: the
+  engine's reads are not blocked; the two writers take turns on the file's lock, waiting for it
+  as the engine's connection does). The same pragmas as the engine's: ``synchronous=FULL``.
 
 Both write the very values the SQLAlchemy path writes (``tests/store/test_direct.py`` reads the
 rows back raw and compares), so nothing that reads them knows which path wrote them. A
@@ -43,11 +28,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import queue
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from operator import itemgetter
@@ -195,8 +178,8 @@ def _sqlite_params(r: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]
 
 
 _Job = tuple[
-    asyncio.AbstractEventLoop | None,
-    "asyncio.Future[Any] | None",
+    asyncio.AbstractEventLoop,
+    "asyncio.Future[Any]",
     Callable[[sqlite3.Connection], Any],
     Callable[[Any], None] | None,
 ]
@@ -246,10 +229,6 @@ class SqliteThread:
                     result = work(conn)
                 except BaseException as exc:
                     error = exc
-                if loop is None or future is None:  # posted: nobody waits for it
-                    if error is not None:
-                        log.error("%s: posted work failed", self.name, exc_info=error)
-                    continue
                 with contextlib.suppress(RuntimeError):  # its event loop closed meanwhile
                     loop.call_soon_threadsafe(_settle, future, result, error, then)
         finally:
@@ -261,21 +240,13 @@ class SqliteThread:
     ) -> T:
         """``work``'s result; ``then`` is called with it on the event loop as soon as the thread
         hands it back, a turn of the loop before this coroutine's caller resumes."""
-        self._start()
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
+            self._thread.start()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._jobs.put((loop, future, work, then))
         return await future
-
-    def post(self, work: Callable[[sqlite3.Connection], Any]) -> None:
-        """``work`` done in turn, nobody waiting for it (a failure is logged)."""
-        self._start()
-        self._jobs.put((None, None, work, None))
-
-    def _start(self) -> None:
-        if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
-            self._thread.start()
 
     async def close(self) -> None:
         thread, self._thread = self._thread, None
@@ -284,29 +255,12 @@ class SqliteThread:
             await asyncio.to_thread(thread.join, 30)
 
 
-#: a WAL's sync (the module's, so that a test can hold it)
-_datasync = os.fdatasync
-
-#: the ``sqlite_errorcode`` of a database another connection holds
-_HELD = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
-
-
 class SqliteMoves:
-    """The group commit's batches, one at a time: the statements on the event loop, the WAL's
-    sync in a thread of its own (the module's docstring)."""
+    """The group commit's batches, one at a time, in a thread of their own."""
 
-    def __init__(self, path: str, checkpoint_seconds: float = 1.0) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.checkpoint_seconds = checkpoint_seconds
         self._thread = SqliteThread("tablee-moves", self._connect)
-        #: the event loop's connection (made in the thread, where it may wait for the file)
-        self._conn: sqlite3.Connection | None = None
-        #: the WAL file as the thread opened it: its descriptor and ``(st_dev, st_ino)``
-        self._wal: tuple[int, tuple[int, int]] | None = None
-        self._checkpointed = time.monotonic()
-        #: groups written in the thread because the database was held (for the tests and
-        #: ``bench/``)
-        self.held = 0
 
     def _connect(self) -> sqlite3.Connection:
         # autocommit (isolation_level None): the transaction is this module's own
@@ -314,23 +268,6 @@ class SqliteMoves:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
-        return conn
-
-    def _connect_loop(self, _: sqlite3.Connection) -> sqlite3.Connection:
-        """The event loop's connection, made in the thread (opening may wait for the file's
-        lock); the loop is its only user from then on."""
-        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            # its commits write the WAL and no more: the thread syncs it, and checkpoints
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA wal_autocheckpoint=0")
-            conn.execute("PRAGMA foreign_keys=ON")
-            # the loop never waits: a database held goes to the thread
-            conn.execute("PRAGMA busy_timeout=0")
-        except BaseException:
-            conn.close()
-            raise
         return conn
 
     async def commit(
@@ -348,78 +285,16 @@ class SqliteMoves:
         # coroutine resumes: under a room's pace a move waited 3-6 ms from its arrival to its
         # commit against 1-2 ms of commit, the rest turns of the loop (docs/scaling.md)
         then = None if settle is None else (lambda written: settle(outcome(written)))
-        conn = self._conn
-        if conn is None:
-            conn = self._conn = await self._thread.run(self._connect_loop)
-        try:
-            written = _sqlite_write(conn, rows)
-        except _Held:
-            self.held += 1
-            return outcome(await self._thread.run(lambda c: _sqlite_write(c, rows), then))
-
-        def synced(_: sqlite3.Connection) -> list[bool]:
-            self._sync()
-            return written
-
-        await self._thread.run(synced, then)
-        if time.monotonic() - self._checkpointed >= self.checkpoint_seconds:
-            self._checkpointed = time.monotonic()
-            self._thread.post(_checkpoint)
-        return outcome(written)
-
-    def _sync(self) -> None:
-        """In the thread: the WAL on disk, as SQLite's ``FULL`` syncs it at a commit."""
-        wal_path = self.path + "-wal"
-        found = os.stat(wal_path)
-        key = (found.st_dev, found.st_ino)
-        if self._wal is None or self._wal[1] != key:
-            # a WAL this thread has not opened yet (the first, or one made again after every
-            # connection closed): its directory's entry is synced too, once
-            if self._wal is not None:
-                os.close(self._wal[0])
-                self._wal = None
-            fd = os.open(wal_path, os.O_RDONLY)
-            opened = os.fstat(fd)
-            if (opened.st_dev, opened.st_ino) != key:
-                os.close(fd)
-                raise OSError(f"{wal_path} was replaced while it was opened")
-            self._wal = (fd, key)
-            folder = os.open(os.path.dirname(os.path.abspath(wal_path)), os.O_RDONLY)
-            try:
-                os.fsync(folder)
-            finally:
-                os.close(folder)
-        _datasync(self._wal[0])
+        return outcome(await self._thread.run(lambda conn: _sqlite_write(conn, rows), then))
 
     async def close(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            conn.close()
         await self._thread.close()
-        if self._wal is not None:
-            os.close(self._wal[0])
-            self._wal = None
-
-
-class _Held(Exception):
-    """The database is held by another connection: nothing was written."""
-
-
-def _checkpoint(conn: sqlite3.Connection) -> None:
-    # PASSIVE: it copies what no reader needs and waits for nobody; the loop's writes go on
-    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
 def _sqlite_write(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[bool]:
     """One transaction: each row's table written if it is still at its version (and fence),
-    then the log rows of those written. Whether each was. Raises ``_Held`` if another
-    connection holds the database and this one does not wait for it (nothing written)."""
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if exc.sqlite_errorcode & 0xFF in _HELD:
-            raise _Held from exc
-        raise
+    then the log rows of those written. Whether each was."""
+    conn.execute("BEGIN IMMEDIATE")
     try:
         written: list[bool] = []
         log: list[tuple[Any, ...]] = []
