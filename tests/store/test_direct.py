@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import sqlite3
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from tablee.store import LoggedAction, StaleVersion, Store, TableRecord
-from tablee.store.direct import direct_writer
+from tablee.store.direct import SqliteMoves, direct_writer
 from tablee.store.writes import DirectWriter, TableWrite, TableWriter, takes
 from tests.serverkit import Database
 from tests.store.kit import toy_table
@@ -267,4 +269,46 @@ async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_i
         log = await store.actions(t.id, 1)
         assert [a.seq for a in log] == [1]
     finally:
+        await store.close()
+
+
+async def test_the_event_loop_goes_on_while_another_connection_holds_the_sqlite_database(
+    sqlite_db: Database,
+) -> None:
+    # the moves' statements wait for the file's lock in their thread, never on the event loop
+    store = Store(sqlite_db.url, sqlite_db.schema)
+    await store.migrate()
+    moves = store._writes.direct
+    assert isinstance(moves, SqliteMoves)
+    held, release = threading.Event(), threading.Event()
+
+    def other_writer() -> None:  # another writer holds the database (a deal's end)
+        other = sqlite3.connect(moves.path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            held.set()
+            # released when the loop shows it ran on, or after 5 s whatever happened: a loop
+            # waiting for the lock would get it then, and write the move before the check below
+            release.wait(5)
+            other.execute("COMMIT")
+        finally:
+            other.close()
+
+    holder = threading.Thread(target=other_writer)
+    try:
+        t = await _playing(store, 23)
+        after, move = _move(t, 1)
+        holder.start()
+        assert await asyncio.to_thread(held.wait, 5)
+        moving = asyncio.create_task(store.record_action(after, t.version, move))
+        for _ in range(10):
+            await asyncio.sleep(0.01)
+        assert not moving.done()
+        release.set()
+        await asyncio.wait_for(moving, 10)
+        assert [a.seq for a in await store.actions(t.id, 1)] == [1]
+    finally:
+        release.set()
+        if holder.is_alive():
+            await asyncio.to_thread(holder.join, 10)
         await store.close()
