@@ -130,15 +130,11 @@ def test_the_load_bench_reads_the_window_s_commits_from_what_metrics_exports() -
     assert figures["move p99 ms ≤"] == 10
 
 
-def test_views_bench_prints_a_row_per_game(capsys: pytest.CaptureFixture[str]) -> None:
-    views = load("views")
-    assert views.main(["--states", "5", "--runs", "1"]) == 0
-    rows = {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]}
-    assert rows == set(game_names())
-
-
-def test_codec_bench_prints_a_row_per_game(capsys: pytest.CaptureFixture[str]) -> None:
-    codec = load("codec")
-    assert codec.main(["--states", "5", "--runs", "1"]) == 0
+@pytest.mark.parametrize("name", ["views", "codec"])
+def test_a_per_game_bench_prints_a_row_per_game(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load(name)
+    assert bench.main(["--states", "5", "--runs", "1"]) == 0
     rows = {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]}
     assert rows == set(game_names())
