@@ -138,3 +138,12 @@ def test_a_per_game_bench_prints_a_row_per_game(
     assert bench.main(["--states", "5", "--runs", "1"]) == 0
     rows = {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]}
     assert rows == set(game_names())
+
+
+def test_the_first_request_bench_prints_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load("first_request")
+    assert bench.main(["--rounds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line.rsplit(None, 3)[0]: line.split()[-3:] for line in lines[1:]}
+    assert set(rows) == {"walked", "not walked"}
+    assert all(float(ms) > 0 for figures in rows.values() for ms in figures)

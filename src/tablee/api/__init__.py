@@ -76,8 +76,9 @@ async def _walk_routes(app: FastAPI) -> None:
     against (a path none of them takes).
 
     Why. FastAPI builds a router's routes (their models, their dependencies) on the first
-    request that walks them, and the middleware stack on the first request of all: 90 ms of
-    the event loop for this app (``bench/load.py`` saw a paced room's first ``/metrics`` hold
+    request that walks them, and the middleware stack on the first request of all: 80 ms of
+    the event loop for this app's first ``/metrics`` without the walk, 2 ms with it
+    (``bench/first_request.py``; ``bench/load.py`` saw a paced room's first ``/metrics`` hold
     every table of the process for 54 ms). Made by whoever comes first after a start, that
     would hold every table of the process, the room that reconnects at once among them."""
     scope: Scope = {
