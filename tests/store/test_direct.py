@@ -243,6 +243,44 @@ async def test_a_group_whose_other_writes_fail_has_its_moves_written_once(
     assert [x.seq for x in await store.actions(a.id, 1)] == [1]
 
 
+async def test_a_group_s_moves_are_acknowledged_before_its_other_writes_are_committed(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a deal's end goes through the engine a statement at a time: the moves committed beside it
+    # (by the driver, in their own transaction) do not wait for it to be told
+    a, b = await _playing(store, 13), await _playing(store, 14)
+    writer = store._writes
+    real = writer._commit
+    held, reached = asyncio.Event(), asyncio.Event()
+
+    async def slow(batch: list[TableWrite]) -> list[BaseException | None]:
+        reached.set()
+        await held.wait()
+        return await real(batch)
+
+    monkeypatch.setattr(writer, "_commit", slow)
+    groups: list[int] = []
+    store.commit_hooks.append(lambda seconds, writes: groups.append(writes))
+    moved, move = _move(a, 1)
+    seated = dataclasses.replace(b, version=b.version + 1)  # seats written: not a direct write
+    moving = asyncio.ensure_future(store.record_action(moved, a.version, move))
+    seating = asyncio.ensure_future(store.save_table(seated, b.version))
+    try:
+        await asyncio.wait_for(reached.wait(), 5)
+        # the seat change's transaction is held open: the move is acknowledged all the same,
+        # and it is in the database
+        await asyncio.wait_for(asyncio.shield(moving), 2)
+        assert not seating.done()
+        assert [x.seq for x in await store.actions(a.id, 1)] == [1]
+    finally:
+        held.set()  # else the group commit would wait for it when the store closes
+    await asyncio.wait_for(seating, 5)
+    now_a, now_b = await store.table(a.id), await store.table(b.id)
+    assert now_a is not None and now_a.version == a.version + 1
+    assert now_b is not None and now_b.version == b.version + 1
+    assert groups == [2]  # one group held both
+
+
 async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_its_commit_back(
     sqlite_db: Database,
 ) -> None:
