@@ -267,8 +267,8 @@ async def test_a_group_s_moves_are_acknowledged_before_its_other_writes_are_comm
     seating = asyncio.ensure_future(store.save_table(seated, b.version))
     try:
         await asyncio.wait_for(reached.wait(), 5)
-        # the seat change's transaction is held open: the move is acknowledged all the same,
-        # and it is in the database
+        # the seat change is held back before its transaction: the move is acknowledged all
+        # the same, and it is in the database
         await asyncio.wait_for(asyncio.shield(moving), 2)
         assert not seating.done()
         assert [x.seq for x in await store.actions(a.id, 1)] == [1]
