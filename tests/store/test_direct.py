@@ -8,11 +8,13 @@ import asyncio
 import dataclasses
 import sqlite3
 import threading
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from tablee.store import LoggedAction, StaleVersion, Store, TableRecord
@@ -217,15 +219,15 @@ async def test_a_group_whose_other_writes_fail_has_its_moves_written_once(
 ) -> None:
     a, b = await _playing(store, 11), await _playing(store, 12)
     writer = store._writes
-    real, calls = writer._commit, []
+    real, calls = writer.write_group, []
 
-    async def dropped_once(batch: list[TableWrite]) -> list[BaseException | None]:
+    def dropped_once(conn: Connection, batch: Sequence[TableWrite]) -> list[BaseException | None]:
         calls.append(len(batch))
         if len(calls) == 1:
             raise ConnectionError("the connection dropped")
-        return await real(batch)
+        return real(conn, batch)
 
-    monkeypatch.setattr(writer, "_commit", dropped_once)
+    monkeypatch.setattr(writer, "write_group", dropped_once)
     moved, move = _move(a, 1)
     seated = dataclasses.replace(b, version=b.version + 1)  # seats written: not a direct write
     outcome = await asyncio.gather(
@@ -233,8 +235,8 @@ async def test_a_group_whose_other_writes_fail_has_its_moves_written_once(
         store.save_table(seated, b.version),
         return_exceptions=True,
     )
-    # the move, committed by the driver, is not written again (it would be found stale); the
-    # seat change is tried again alone
+    # the move, committed (by the driver, or in SQLite's thread without the others' savepoint),
+    # is not written again (it would be found stale); the seat change is tried again alone
     assert outcome == [None, None]
     assert calls == [1, 1]
     now_a, now_b = await store.table(a.id), await store.table(b.id)
@@ -243,42 +245,171 @@ async def test_a_group_whose_other_writes_fail_has_its_moves_written_once(
     assert [x.seq for x in await store.actions(a.id, 1)] == [1]
 
 
-async def test_a_group_s_moves_are_acknowledged_before_its_other_writes_are_committed(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+async def test_on_postgresql_a_group_s_moves_are_acknowledged_before_its_other_writes_are_committed(
+    postgres_db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a deal's end goes through the engine a statement at a time: the moves committed beside it
     # (by the driver, in their own transaction) do not wait for it to be told
-    a, b = await _playing(store, 13), await _playing(store, 14)
-    writer = store._writes
-    real = writer._commit
-    held, reached = asyncio.Event(), asyncio.Event()
-
-    async def slow(batch: list[TableWrite]) -> list[BaseException | None]:
-        reached.set()
-        await held.wait()
-        return await real(batch)
-
-    monkeypatch.setattr(writer, "_commit", slow)
-    groups: list[int] = []
-    store.commit_hooks.append(lambda seconds, writes: groups.append(writes))
-    moved, move = _move(a, 1)
-    seated = dataclasses.replace(b, version=b.version + 1)  # seats written: not a direct write
-    moving = asyncio.ensure_future(store.record_action(moved, a.version, move))
-    seating = asyncio.ensure_future(store.save_table(seated, b.version))
+    store = Store(postgres_db.url, postgres_db.schema)
+    await store.migrate()
     try:
-        await asyncio.wait_for(reached.wait(), 5)
-        # the seat change is held back before its transaction: the move is acknowledged all
-        # the same, and it is in the database
-        await asyncio.wait_for(asyncio.shield(moving), 2)
-        assert not seating.done()
-        assert [x.seq for x in await store.actions(a.id, 1)] == [1]
+        a, b = await _playing(store, 13), await _playing(store, 14)
+        writer = store._writes
+        real = writer._commit
+        held, reached = asyncio.Event(), asyncio.Event()
+
+        async def slow(batch: list[TableWrite]) -> list[BaseException | None]:
+            reached.set()
+            await held.wait()
+            return await real(batch)
+
+        monkeypatch.setattr(writer, "_commit", slow)
+        groups: list[int] = []
+        store.commit_hooks.append(lambda seconds, writes: groups.append(writes))
+        moved, move = _move(a, 1)
+        seated = dataclasses.replace(b, version=b.version + 1)  # seats: not a direct write
+        moving = asyncio.ensure_future(store.record_action(moved, a.version, move))
+        seating = asyncio.ensure_future(store.save_table(seated, b.version))
+        try:
+            await asyncio.wait_for(reached.wait(), 5)
+            # the seat change is held back before its transaction: the move is acknowledged
+            # all the same, and it is in the database
+            await asyncio.wait_for(asyncio.shield(moving), 2)
+            assert not seating.done()
+            assert [x.seq for x in await store.actions(a.id, 1)] == [1]
+        finally:
+            held.set()  # else the group commit would wait for it when the store closes
+        await asyncio.wait_for(seating, 5)
+        now_a, now_b = await store.table(a.id), await store.table(b.id)
+        assert now_a is not None and now_a.version == a.version + 1
+        assert now_b is not None and now_b.version == b.version + 1
+        assert groups == [2]  # one group held both
     finally:
-        held.set()  # else the group commit would wait for it when the store closes
-    await asyncio.wait_for(seating, 5)
-    now_a, now_b = await store.table(a.id), await store.table(b.id)
-    assert now_a is not None and now_a.version == a.version + 1
-    assert now_b is not None and now_b.version == b.version + 1
-    assert groups == [2]  # one group held both
+        await store.close()
+
+
+async def test_on_sqlite_a_group_s_other_writes_share_its_moves_transaction_in_their_thread(
+    sqlite_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a deal's end beside a move: one hand-over to the moves' thread and one transaction, no
+    # statement through the engine (a turn of the event loop each)
+    store = Store(sqlite_db.url, sqlite_db.schema)
+    await store.migrate()
+    try:
+        a, b = await _playing(store, 15), await _playing(store, 16)
+        writer = store._writes
+        real, threads = writer.write_group, []
+
+        def spied(conn: Connection, batch: Sequence[TableWrite]) -> list[BaseException | None]:
+            # the move's row is written already, in this very transaction
+            seqs = conn.scalars(text(f"SELECT seq FROM actions WHERE table_id = {a.id}")).all()
+            threads.append((threading.current_thread().name, len(batch), seqs))
+            return real(conn, batch)
+
+        monkeypatch.setattr(writer, "write_group", spied)
+        through_engine: list[str] = []
+
+        def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            through_engine.append(statement)
+
+        if writer._task is not None:
+            await writer._task  # the last group's task, which tells the hooks after its writers
+        groups: list[int] = []
+        store.commit_hooks.append(lambda seconds, writes: groups.append(writes))
+        moved, move = _move(a, 1)
+        ended = dataclasses.replace(b, version=b.version + 1)
+        deal = {"type": "deal_end", "seat": None, "scores": [3, 4]}
+        action = LoggedAction(1, 0, {"type": "play"}, "player")
+        event.listen(store.engine.sync_engine, "before_cursor_execute", seen)
+        try:
+            outcome = await asyncio.gather(
+                store.record_action(moved, a.version, move),
+                store.record_action(ended, b.version, action, [deal]),
+            )
+        finally:
+            event.remove(store.engine.sync_engine, "before_cursor_execute", seen)
+        assert outcome == [None, None]
+        assert groups == [2]
+        assert threads == [("tablee-moves", 1, [1])]
+        assert through_engine == []
+        results = await store.results(b.id)
+        assert results == []  # not finished: the deal is kept for the game's result
+        now_a, now_b = await store.table(a.id), await store.table(b.id)
+        assert now_a is not None and now_a.version == a.version + 1
+        assert now_b is not None and now_b.version == b.version + 1
+        async with store.engine.connect() as conn:
+            deals = (
+                await conn.execute(
+                    text(f"SELECT deal, seq FROM deal_scores WHERE table_id = {b.id}")
+                )
+            ).all()
+        assert [tuple(d) for d in deals] == [(1, 1)]
+    finally:
+        await store.close()
+
+
+async def test_a_game_s_end_written_in_sqlite_s_thread_has_the_values_the_engine_writes(
+    sqlite_db: Database,
+) -> None:
+    # the rows of a finished, rated game (seats, deals, result, ratings) written by the moves'
+    # thread through its own SQLAlchemy connection, and by the engine: the same
+    store = Store(sqlite_db.url, sqlite_db.schema)
+    await store.migrate()
+    direct, engine_only, via_direct = _writers(store, sqlite_db)
+    try:
+        ended: list[int] = []
+        for writer, names in ((engine_only, ("Bob", "Carol")), (via_direct, ("Dan", "Eve"))):
+            t = await _playing(store, 17)
+            # players of their own at each table: the second game's ratings start afresh too
+            people = [(await store.create_player(name))[0].id for name in names]
+            seats = [
+                dataclasses.replace(s, kind="player", player_id=p)
+                for s, p in zip(t.seats, people, strict=True)
+            ]
+            over = dataclasses.replace(
+                t,
+                version=t.version + 1,
+                seats=seats,
+                status="finished",
+                outcome={"scores": [3, 9], "winners": [1]},
+                wins=[0, 1],
+                deadline=None,
+            )
+            at = datetime(2026, 12, 1, 20, 0, 1, 250000, tzinfo=UTC)
+            move = LoggedAction(1, 1, {"type": "play", "card": "T01"}, "player", at, 0, "r1")
+            deal = {"type": "deal_end", "seat": None, "scores": [3, 9]}
+            await writer.write(TableWrite(over, t.version, True, move, [deal]))
+            ended.append(t.id)
+        assert via_direct.commits == 1
+        x, y = ended
+        skip = {"id", "table_id", "player_id", "created_at", "updated_at"}
+        tables = ("tables", "seats", "deal_scores", "results", "result_seats", "rating_changes")
+        async with store.engine.connect() as conn:
+            for table in tables:
+                key = "id" if table == "tables" else "table_id"
+                order = "" if table in ("tables", "results") else " ORDER BY rowid"
+                rows = [
+                    [
+                        dict(r)
+                        for r in (
+                            await conn.execute(
+                                text(f"SELECT * FROM {table} WHERE {key} = {i}{order}")
+                            )
+                        ).mappings()
+                    ]
+                    for i in (x, y)
+                ]
+                assert len(rows[0]) == len(rows[1]) > 0, table
+                for r, s in zip(*rows, strict=True):
+                    _same_but_ids(r, s, skip)
+        results = await store.results(y)
+        assert [(s["name"], s["won"]) for s in results[0]["seats"]] == [
+            ("Dan", False),
+            ("Eve", True),
+        ]
+    finally:
+        await direct.close()
+        await store.close()
 
 
 async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_its_commit_back(
@@ -291,6 +422,8 @@ async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_i
     await store.migrate()
     try:
         t = await _playing(store, 3)
+        if store._writes._task is not None:
+            await store._writes._task  # the seat change's group, whose hooks are told after it
         events: list[str] = []
         told: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 

@@ -37,12 +37,23 @@ from operator import itemgetter
 from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
+from sqlalchemy import create_engine, text
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.pool import StaticPool
 
 from . import models as m
 from .encoding import json_text
-from .writes import DATABASE_SECONDS, TABLE_CHANGES, DirectWriter, TableWrite, stale, unreachable
+from .writes import (
+    DATABASE_SECONDS,
+    TABLE_CHANGES,
+    DirectWriter,
+    Settle,
+    TableWrite,
+    WriteGroup,
+    stale,
+    unreachable,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("tablee.store")
@@ -261,6 +272,11 @@ class SqliteMoves:
     def __init__(self, path: str) -> None:
         self.path = path
         self._thread = SqliteThread("tablee-moves", self._connect)
+        #: the SQLAlchemy engine and connection over the thread's connection (``_raw``), made
+        #: in the thread on first use
+        self._engine: Engine | None = None
+        self._raw: sqlite3.Connection | None = None
+        self._connection: Connection | None = None
 
     def _connect(self) -> sqlite3.Connection:
         # autocommit (isolation_level None): the transaction is this module's own
@@ -268,6 +284,22 @@ class SqliteMoves:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
+        # a SQLAlchemy connection over it, for the writes this module does not write itself:
+        # the same dialect, types and JSON as the engine's, so the same values. Made now,
+        # outside any transaction: its first use rolls back whatever is under way
+        if self._engine is not None:
+            self._engine.dispose()
+        # the connection is the thread's: SQLAlchemy neither resets nor closes it (it stays in
+        # the transaction it began on first use, whose BEGIN and COMMIT are this module's)
+        self._engine = create_engine(
+            "sqlite://",
+            creator=lambda: conn,
+            poolclass=StaticPool,
+            pool_reset_on_return=None,
+            json_serializer=json_text,
+        )
+        self._raw, self._connection = conn, self._engine.connect()
+        self._connection.execute(text("SELECT 1"))
         return conn
 
     async def commit(
@@ -285,16 +317,62 @@ class SqliteMoves:
         # coroutine resumes: under a room's pace a move waited 3-6 ms from its arrival to its
         # commit against 1-2 ms of commit, the rest turns of the loop (docs/scaling.md)
         then = None if settle is None else (lambda written: settle(outcome(written)))
-        return outcome(await self._thread.run(lambda conn: _sqlite_write(conn, rows), then))
+        return outcome(await self._thread.run(lambda conn: _sqlite_write(conn, rows)[0], then))
+
+    async def commit_whole(
+        self,
+        moves: Sequence[TableWrite],
+        others: Sequence[TableWrite],
+        write: WriteGroup,
+        settle: Settle | None = None,
+    ) -> tuple[list[BaseException | None], list[BaseException | None] | Exception]:
+        now = m.now()
+        rows = [_row(w, now) for w in moves]
+
+        def work(
+            conn: sqlite3.Connection,
+        ) -> tuple[list[bool], list[BaseException | None] | Exception]:
+            return _sqlite_write(conn, rows, lambda: write(self._sqlalchemy(conn), others))
+
+        def outcome(
+            done: tuple[list[bool], list[BaseException | None] | Exception],
+        ) -> tuple[list[BaseException | None], list[BaseException | None] | Exception]:
+            written, rest = done
+            moved: list[BaseException | None] = [
+                None if ok else stale(w) for w, ok in zip(moves, written, strict=True)
+            ]
+            return moved, rest
+
+        def then(done: tuple[list[bool], list[BaseException | None] | Exception]) -> None:
+            assert settle is not None
+            moved, rest = outcome(done)
+            if isinstance(rest, Exception):
+                settle(moves, moved)
+            else:
+                settle([*moves, *others], [*moved, *rest])
+
+        return outcome(await self._thread.run(work, None if settle is None else then))
+
+    def _sqlalchemy(self, conn: sqlite3.Connection) -> Connection:
+        """The SQLAlchemy connection over the thread's connection ``conn``."""
+        assert self._connection is not None and self._raw is conn
+        return self._connection
 
     async def close(self) -> None:
         await self._thread.close()
 
 
-def _sqlite_write(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[bool]:
+def _sqlite_write(
+    conn: sqlite3.Connection,
+    rows: list[tuple[Any, ...]],
+    others: Callable[[], list[BaseException | None]] | None = None,
+) -> tuple[list[bool], list[BaseException | None] | Exception]:
     """One transaction: each row's table written if it is still at its version (and fence),
-    then the log rows of those written. Whether each was."""
+    then the log rows of those written, then ``others`` (a savepoint of its own: if they fail,
+    the moves are committed without them). Whether each row's table was written, and what
+    ``others`` returned or raised (an empty list: no others)."""
     conn.execute("BEGIN IMMEDIATE")
+    rest: list[BaseException | None] | Exception = []
     try:
         written: list[bool] = []
         log: list[tuple[Any, ...]] = []
@@ -306,6 +384,8 @@ def _sqlite_write(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list
                 log.append(logged)
         if log:
             conn.executemany(_SQLITE_INSERT, log)
+        if others is not None:
+            rest = _others(conn, others)
         conn.execute("COMMIT")
     except sqlite3.IntegrityError as exc:
         conn.execute("ROLLBACK")
@@ -314,7 +394,23 @@ def _sqlite_write(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return written
+    return written, rest
+
+
+def _others(
+    conn: sqlite3.Connection, others: Callable[[], list[BaseException | None]]
+) -> list[BaseException | None] | Exception:
+    """``others`` in a savepoint of the transaction under way: what it returned, or the
+    exception that failed it, everything it wrote taken back."""
+    conn.execute("SAVEPOINT others")
+    try:
+        rest = others()
+    except Exception as exc:
+        conn.execute("ROLLBACK TO others")
+        conn.execute("RELEASE others")
+        return exc
+    conn.execute("RELEASE others")
+    return rest
 
 
 # -- PostgreSQL ----------------------------------------------------------------------------------

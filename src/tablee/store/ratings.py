@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import Integer, cast, delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from tablee.ratings import Skill, rate
@@ -41,14 +42,14 @@ RESULTS = m.cast_table(m.Result)
 RESULT_SEATS = m.cast_table(m.ResultSeat)
 
 
-async def counts(conn: AsyncConnection, t: TableRecord) -> bool:
+def counts(conn: Connection, t: TableRecord) -> bool:
     """Whether the game just finished at ``t`` is rated (its actions are written already)."""
     if not t.rated or not t.seats:
         return False
     people = [s.player_id for s in t.seats if s.kind == PLAYER and s.player_id is not None]
     if len(people) != len(t.seats) or len(set(people)) != len(people):
         return False
-    robot = await conn.scalar(
+    robot = conn.scalar(
         select(ACTIONS.c.seq)
         .where(
             ACTIONS.c.table_id == t.id, ACTIONS.c.game_no == t.game_no, ACTIONS.c.source == "bot"
@@ -58,8 +59,8 @@ async def counts(conn: AsyncConnection, t: TableRecord) -> bool:
     return robot is None
 
 
-async def rate_game(
-    conn: AsyncConnection,
+def rate_game(
+    conn: Connection,
     table_id: int,
     game_no: int,
     game: str,
@@ -72,18 +73,18 @@ async def rate_game(
     q = select(RATINGS).where(RATINGS.c.game == game, RATINGS.c.player_id.in_(players))
     if conn.dialect.name == "postgresql":
         q = q.with_for_update()  # two games of one player finishing at once on two processes
-    known = {r.player_id: r for r in (await conn.execute(q)).all()}
+    known = {r.player_id: r for r in conn.execute(q).all()}
     before = [Skill(known[p].mu, known[p].sigma) if p in known else Skill() for p in players]
     after = rate(game, len(players), outcome, before)
     for seat, (p, old, new) in enumerate(zip(players, before, after, strict=True)):
         if p in known:
-            await conn.execute(
+            conn.execute(
                 update(RATINGS)
                 .where(RATINGS.c.player_id == p, RATINGS.c.game == game)
                 .values(mu=new.mu, sigma=new.sigma, played=known[p].played + 1, updated_at=at)
             )
         else:
-            await conn.execute(
+            conn.execute(
                 insert(RATINGS),
                 {
                     "player_id": p,
@@ -94,7 +95,7 @@ async def rate_game(
                     "updated_at": at,
                 },
             )
-        await conn.execute(
+        conn.execute(
             insert(CHANGES),
             {
                 "table_id": table_id,
@@ -111,13 +112,13 @@ async def rate_game(
         )
 
 
-async def recompute(conn: AsyncConnection) -> int:
+def recompute(conn: Connection) -> int:
     """Every rating and its history rebuilt from the rated results, oldest first; how many games
     were rated."""
-    await conn.execute(delete(CHANGES))
-    await conn.execute(delete(RATINGS))
+    conn.execute(delete(CHANGES))
+    conn.execute(delete(RATINGS))
     results = (
-        await conn.execute(
+        conn.execute(
             select(
                 RESULTS.c.table_id,
                 RESULTS.c.game_no,
@@ -131,7 +132,7 @@ async def recompute(conn: AsyncConnection) -> int:
     ).all()
     seats: dict[tuple[int, int], list[int]] = {}
     rows = (
-        await conn.execute(
+        conn.execute(
             select(RESULT_SEATS.c.table_id, RESULT_SEATS.c.game_no, RESULT_SEATS.c.player_id)
             .where(RESULT_SEATS.c.player_id.is_not(None))
             .order_by(RESULT_SEATS.c.table_id, RESULT_SEATS.c.game_no, RESULT_SEATS.c.seat)
@@ -140,7 +141,7 @@ async def recompute(conn: AsyncConnection) -> int:
     for table_id, game_no, player_id in rows:
         seats.setdefault((table_id, game_no), []).append(player_id)
     for r in results:
-        await rate_game(
+        rate_game(
             conn,
             r.table_id,
             r.game_no,
@@ -193,7 +194,7 @@ class RatingStore:
 
     async def recompute(self) -> int:
         async with self.store.engine.begin() as conn:
-            return await recompute(conn)
+            return await conn.run_sync(recompute)
 
     async def stored(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         async with self.store.engine.connect() as conn:

@@ -10,11 +10,12 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy import BigInteger, bindparam, func, insert, select, update
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.sql.functions import coalesce
 
 from tablee.tables.records import FINISHED, PLAYER, LoggedAction, TableRecord
@@ -146,6 +147,32 @@ class DirectWriter(Protocol):
     async def close(self) -> None: ...
 
 
+#: tells the writers of some of a batch's writes their outcome (each write's error, or None)
+Settle = Callable[[Sequence["TableWrite"], list[BaseException | None]], None]
+#: writes a batch on a SQLAlchemy connection, in its transaction (``write_group``)
+WriteGroup = Callable[[Connection, Sequence["TableWrite"]], list[BaseException | None]]
+
+
+@runtime_checkable
+class WholeWriter(DirectWriter, Protocol):
+    """A direct writer that also writes a group's other writes, in the same transaction."""
+
+    async def commit_whole(
+        self,
+        moves: Sequence[TableWrite],
+        others: Sequence[TableWrite],
+        write: WriteGroup,
+        settle: Settle | None = None,
+    ) -> tuple[list[BaseException | None], list[BaseException | None] | Exception]:
+        """One transaction: ``moves`` (``takes``, each of another table) as ``commit`` writes
+        them, then ``others`` written by ``write`` on a SQLAlchemy connection to the same
+        database. Each move's error (or None), and each other write's — or the exception that
+        failed them as a whole, having written none of them (the moves committed all the same).
+        Raises if none of it was written. ``settle`` is told the writes' outcome (all of them,
+        or the moves alone if the others failed) as soon as the writer learns it."""
+        ...
+
+
 class _SomeStale(Exception):
     """A batch met a stale write: it is redone one write per transaction."""
 
@@ -210,8 +237,6 @@ def stale(w: TableWrite) -> StaleVersion:
 
 
 _Batch = list[tuple[TableWrite, "asyncio.Future[None]"]]
-#: tells the writers of some of a batch's writes their outcome (each write's error, or None)
-_Settle = Callable[[Sequence[TableWrite], list[BaseException | None]], None]
 
 
 class TableWriter:
@@ -220,6 +245,10 @@ class TableWriter:
         #: writes the moves of a batch that touch nothing but their table and log rows
         #: (``direct.takes``) through the driver; None: every write goes through the engine
         self.direct = direct
+        #: writes a group's other writes too, in the moves' transaction (SQLite's thread)
+        self._whole = direct if isinstance(direct, WholeWriter) else None
+        #: how a batch is written on a SQLAlchemy connection (tests replace it)
+        self.write_group: WriteGroup = write_group
         self._pending: _Batch = []
         self._task: asyncio.Task[None] | None = None
         #: group commit counters: transactions, and table writes they carried
@@ -291,14 +320,13 @@ class TableWriter:
     async def _commit_all(
         self,
         batch: list[TableWrite],
-        settle: _Settle | None = None,
+        settle: Settle | None = None,
     ) -> list[BaseException | None]:
-        """The batch's moves through the direct writer (one transaction), the rest through the
-        engine (another): the error of each write (a stale one), or None. The moves' outcome is
-        passed to ``settle`` as soon as it is known: a batch of moves alone, when the direct
-        writer knows it; the moves of a batch with other writes, before those are written (a
-        deal's end, a statement at a time through the engine: 1.5–2.8 ms at a room's pace, up
-        to 11, docs/scaling.md)."""
+        """The batch's moves through the direct writer; the rest with them, in their
+        transaction, if it can (SQLite's thread), else through the engine (another transaction):
+        the error of each write (a stale one), or None. The moves' outcome is passed to
+        ``settle`` as soon as it is known: a batch of moves alone, when the direct writer knows
+        it; the moves of a batch with other writes written apart, before those are."""
         direct = self.direct
         if direct is None:
             return await self._commit(batch)
@@ -306,29 +334,42 @@ class TableWriter:
         others: list[TableWrite] = []
         for w in batch:
             (moves if takes(w) else others).append(w)
-        if not moves:
-            return await self._commit(batch)
         if not others:
             return await direct.commit(
                 batch, None if settle is None else lambda outcome: settle(batch, outcome)
             )
-        moved = await direct.commit(moves)
-        if settle is not None:
-            settle(moves, moved)
+        whole = self._whole
+        if whole is not None:
+            # a deal's end with the moves beside it, in one hand-over to the thread and one
+            # transaction: the engine wrote it a statement at a time, each a turn of the event
+            # loop, 1.5-2.8 ms at a room's pace and up to 11 with the next group waiting
+            # (docs/scaling.md)
+            moved, rest = await whole.commit_whole(moves, others, self.write_group, settle)
+            if isinstance(rest, Exception):
+                if not moves:
+                    raise rest
+                rest = await self._each_alone(others)
+        elif not moves:
+            return await self._commit(batch)
+        else:
+            moved = await direct.commit(moves)
+            if settle is not None:
+                settle(moves, moved)
+            # the moves are committed now: a failure of the others must not have them written
+            # again (they would be found stale, having been written), so only the others go
+            # alone then
+            try:
+                rest = await self._commit(others)
+            except Exception:
+                rest = await self._each_alone(others)
         errors = dict(zip(map(id, moves), moved, strict=True))
-        # the moves are committed now: a failure of the others must not have them written again
-        # (they would be found stale, having been written), so only the others go alone then
-        try:
-            rest = await self._commit(others)
-        except Exception:
-            rest = await self._each_alone(others)
         errors.update(zip(map(id, others), rest, strict=True))
         return [errors[id(w)] for w in batch]
 
     async def _after_failure(
         self,
         writes: list[TableWrite],
-        settle: _Settle,
+        settle: Settle,
         exc: Exception,
     ) -> list[BaseException | None]:
         """The outcome of a batch that failed as a whole with ``exc``. A connection that died
@@ -360,115 +401,120 @@ class TableWriter:
         return outcome
 
     async def _commit(self, batch: list[TableWrite]) -> list[BaseException | None]:
-        """One transaction for ``batch``; the error of each write (a stale one), or None."""
-        out: list[BaseException | None] = []
+        """One transaction for ``batch`` through the engine; the error of each write (a stale
+        one), or None."""
         async with self.engine.begin() as conn:
-            done: list[TableWrite] = []
-            if len(batch) > 1 and conn.dialect.supports_sane_multi_rowcount:
-                # every table row in one statement (one trip to SQLite's thread, not one each);
-                # if any of them is stale, this transaction is dropped and each write goes alone
-                params = [_table_params(w.table, w.expected_version, w.fence) for w in batch]
-                result = await conn.execute(_UPDATE_TABLE, params)
-                if result.rowcount != len(batch):
-                    raise _SomeStale
-                out, done = [None] * len(batch), list(batch)
-            for w in batch if not done else ():
-                t = w.table
-                result = await conn.execute(
-                    _UPDATE_TABLE, _table_params(t, w.expected_version, w.fence)
-                )
-                if result.rowcount != 1:
-                    out.append(stale(w))
-                    continue
-                out.append(None)
-                done.append(w)
-            for w in done:
-                t = w.table
-                if w.seats:
-                    await conn.execute(
-                        _UPDATE_SEAT,
-                        [
-                            {
-                                "b_table": t.id,
-                                "b_seat": s.seat,
-                                "kind": s.kind,
-                                "player_id": s.player_id,
-                                "level": s.level,
-                            }
-                            for s in t.seats
-                        ],
-                    )
-            rows = [_action_row(w) for w in done if w.action is not None]
-            if rows:
-                await conn.execute(insert(ACTIONS), rows)
-            for w in done:
-                if w.deal_events:
-                    await self._add_deals(conn, w)
-                if w.action is not None and w.table.status == "finished" and w.table.outcome:
-                    await self._add_result(conn, w)
-        return out
+            return await conn.run_sync(self.write_group, batch)
 
-    async def _add_deals(self, conn: AsyncConnection, w: TableWrite) -> None:
-        t, action = w.table, w.action
-        assert action is not None
-        deals = DEALS
-        count = await conn.scalar(
-            select(func.count())
-            .select_from(deals)
-            .where(deals.c.table_id == t.id, deals.c.game_no == t.game_no)
-        )
-        at = action.at or m.now()
-        await conn.execute(
-            insert(deals),
-            [
-                {
-                    "table_id": t.id,
-                    "game_no": t.game_no,
-                    "deal": i,
-                    "seq": action.seq,
-                    "event": ev,
-                    "at": at,
-                }
-                for i, ev in enumerate(w.deal_events, (count or 0) + 1)
-            ],
-        )
 
-    async def _add_result(self, conn: AsyncConnection, w: TableWrite) -> None:
+def write_group(conn: Connection, batch: Sequence[TableWrite]) -> list[BaseException | None]:
+    """``batch`` written on ``conn``, in its transaction: the error of each write (a stale one),
+    or None. Raises ``_SomeStale`` (the transaction to be dropped, each write to go alone) when
+    one statement wrote every table row and some of them were stale."""
+    out: list[BaseException | None] = []
+    done: list[TableWrite] = []
+    if len(batch) > 1 and conn.dialect.supports_sane_multi_rowcount:
+        # every table row in one statement; if any of them is stale, this transaction is
+        # dropped and each write goes alone
+        params = [_table_params(w.table, w.expected_version, w.fence) for w in batch]
+        if conn.execute(_UPDATE_TABLE, params).rowcount != len(batch):
+            raise _SomeStale
+        out, done = [None] * len(batch), list(batch)
+    for w in batch if not done else ():
+        result = conn.execute(_UPDATE_TABLE, _table_params(w.table, w.expected_version, w.fence))
+        if result.rowcount != 1:
+            out.append(stale(w))
+            continue
+        out.append(None)
+        done.append(w)
+    for w in done:
         t = w.table
-        assert t.outcome is not None and w.action is not None
-        at = w.action.at or m.now()
-        await conn.execute(
-            insert(RESULTS),
+        if w.seats:
+            conn.execute(
+                _UPDATE_SEAT,
+                [
+                    {
+                        "b_table": t.id,
+                        "b_seat": s.seat,
+                        "kind": s.kind,
+                        "player_id": s.player_id,
+                        "level": s.level,
+                    }
+                    for s in t.seats
+                ],
+            )
+    rows = [_action_row(w) for w in done if w.action is not None]
+    if rows:
+        conn.execute(insert(ACTIONS), rows)
+    for w in done:
+        if w.deal_events:
+            _add_deals(conn, w)
+        if w.action is not None and w.table.status == FINISHED and w.table.outcome:
+            _add_result(conn, w)
+    return out
+
+
+def _add_deals(conn: Connection, w: TableWrite) -> None:
+    t, action = w.table, w.action
+    assert action is not None
+    count = conn.scalar(
+        select(func.count())
+        .select_from(DEALS)
+        .where(DEALS.c.table_id == t.id, DEALS.c.game_no == t.game_no)
+    )
+    at = action.at or m.now()
+    conn.execute(
+        insert(DEALS),
+        [
             {
                 "table_id": t.id,
                 "game_no": t.game_no,
-                "game": t.game,
-                "outcome": t.outcome,
-                "finished_at": at,
-                "seed": t.seed,
-                "deck": t.deck,
-                "salt": t.salt,
-                "options": t.options,
-                "rated": (rated := await ratings.counts(conn, t)),
-            },
+                "deal": i,
+                "seq": action.seq,
+                "event": ev,
+                "at": at,
+            }
+            for i, ev in enumerate(w.deal_events, (count or 0) + 1)
+        ],
+    )
+
+
+def _add_result(conn: Connection, w: TableWrite) -> None:
+    t = w.table
+    assert t.outcome is not None and w.action is not None
+    at = w.action.at or m.now()
+    conn.execute(
+        insert(RESULTS),
+        {
+            "table_id": t.id,
+            "game_no": t.game_no,
+            "game": t.game,
+            "outcome": t.outcome,
+            "finished_at": at,
+            "seed": t.seed,
+            "deck": t.deck,
+            "salt": t.salt,
+            "options": t.options,
+            "rated": (rated := ratings.counts(conn, t)),
+        },
+    )
+    scores = t.outcome.get("scores") or []
+    winners = set(t.outcome.get("winners") or [])
+    rows = []
+    for seat in t.seats:
+        score = scores[seat.seat] if seat.seat < len(scores) else None
+        rows.append(
+            {
+                "table_id": t.id,
+                "game_no": t.game_no,
+                "seat": seat.seat,
+                "kind": seat.kind,
+                "player_id": seat.player_id if seat.kind == PLAYER else None,
+                "score": score if isinstance(score, int | float) else None,
+                "won": seat.seat in winners,
+            }
         )
-        scores = t.outcome.get("scores") or []
-        winners = set(t.outcome.get("winners") or [])
-        rows = []
-        for seat in t.seats:
-            score = scores[seat.seat] if seat.seat < len(scores) else None
-            rows.append(
-                {
-                    "table_id": t.id,
-                    "game_no": t.game_no,
-                    "seat": seat.seat,
-                    "kind": seat.kind,
-                    "player_id": seat.player_id if seat.kind == PLAYER else None,
-                    "score": score if isinstance(score, int | float) else None,
-                    "won": seat.seat in winners,
-                }
-            )
-        await conn.execute(insert(RESULT_SEATS), rows)
-        if rated:
-            people = [s.player_id for s in t.seats if s.player_id is not None]
-            await ratings.rate_game(conn, t.id, t.game_no, t.game, t.outcome, people, at)
+    conn.execute(insert(RESULT_SEATS), rows)
+    if rated:
+        people = [s.player_id for s in t.seats if s.player_id is not None]
+        ratings.rate_game(conn, t.id, t.game_no, t.game, t.outcome, people, at)
