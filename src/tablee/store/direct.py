@@ -17,6 +17,11 @@ commit that are moves and nothing else — no seat written, no deal ended, no re
   it rather than one per statement, on a connection of its own beside the engine's (WAL: the
   engine's reads are not blocked; the two writers take turns on the file's lock, waiting for it
   as the engine's connection does). The same pragmas as the engine's: ``synchronous=FULL``.
+  The group's other writes (seats, a deal's end, a result and its ratings) go with its moves,
+  in the same hand-over and the same transaction (a savepoint after the moves: if they fail,
+  the moves are committed without them), written by the engine's own code (``write_group``) on
+  a SQLAlchemy connection over the thread's: through the engine they went a statement at a time
+  through the event loop, the groups behind waiting (docs/scaling.md).
 
 Both write the very values the SQLAlchemy path writes (``tests/store/test_direct.py`` reads the
 rows back raw and compares), so nothing that reads them knows which path wrote them. A
@@ -284,13 +289,12 @@ class SqliteMoves:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
-        # a SQLAlchemy connection over it, for the writes this module does not write itself:
-        # the same dialect, types and JSON as the engine's, so the same values. Made now,
-        # outside any transaction: its first use rolls back whatever is under way
-        if self._engine is not None:
-            self._engine.dispose()
-        # the connection is the thread's: SQLAlchemy neither resets nor closes it (it stays in
-        # the transaction it began on first use, whose BEGIN and COMMIT are this module's)
+        # a SQLAlchemy connection over it for the group's other writes (the engine's dialect,
+        # types and JSON: the same values), made now, outside any transaction, as its first use
+        # rolls back. It never resets or closes the connection, which is the thread's (one made
+        # over an earlier one is dropped: that one was closed by its own thread, the only one
+        # that may), and stays in the transaction it began on first use, whose BEGIN and COMMIT
+        # are this module's.
         self._engine = create_engine(
             "sqlite://",
             creator=lambda: conn,
