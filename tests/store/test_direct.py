@@ -300,10 +300,20 @@ async def test_on_sqlite_a_group_s_other_writes_share_its_moves_transaction_in_t
         writer = store._writes
         real, threads = writer.write_group, []
 
+        moves = writer.direct
+        assert isinstance(moves, SqliteMoves)
+
         def spied(conn: Connection, batch: Sequence[TableWrite]) -> list[BaseException | None]:
-            # the move's row is written already, in this very transaction
-            seqs = conn.scalars(text(f"SELECT seq FROM actions WHERE table_id = {a.id}")).all()
-            threads.append((threading.current_thread().name, len(batch), seqs))
+            # the move's row is written already, in this very transaction: seen here, and not
+            # yet by another connection (it is not committed)
+            q = f"SELECT seq FROM actions WHERE table_id = {a.id}"
+            seqs = conn.scalars(text(q)).all()
+            other = sqlite3.connect(moves.path)
+            try:
+                elsewhere = other.execute(q).fetchall()
+            finally:
+                other.close()
+            threads.append((threading.current_thread().name, len(batch), seqs, elsewhere))
             return real(conn, batch)
 
         monkeypatch.setattr(writer, "write_group", spied)
@@ -330,7 +340,7 @@ async def test_on_sqlite_a_group_s_other_writes_share_its_moves_transaction_in_t
             event.remove(store.engine.sync_engine, "before_cursor_execute", seen)
         assert outcome == [None, None]
         assert groups == [2]
-        assert threads == [("tablee-moves", 1, [1])]
+        assert threads == [("tablee-moves", 1, [1], [])]
         assert through_engine == []
         results = await store.results(b.id)
         assert results == []  # not finished: the deal is kept for the game's result
