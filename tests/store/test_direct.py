@@ -246,125 +246,114 @@ async def test_a_group_whose_other_writes_fail_has_its_moves_written_once(
 
 
 async def test_on_postgresql_a_group_s_moves_are_acknowledged_before_its_other_writes_are_committed(
-    postgres_db: Database, monkeypatch: pytest.MonkeyPatch
+    postgres_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a deal's end goes through the engine a statement at a time: the moves committed beside it
     # (by the driver, in their own transaction) do not wait for it to be told
-    store = Store(postgres_db.url, postgres_db.schema)
-    await store.migrate()
+    store = postgres_store
+    a, b = await _playing(store, 13), await _playing(store, 14)
+    writer = store._writes
+    real = writer._commit
+    held, reached = asyncio.Event(), asyncio.Event()
+
+    async def slow(batch: list[TableWrite]) -> list[BaseException | None]:
+        reached.set()
+        await held.wait()
+        return await real(batch)
+
+    monkeypatch.setattr(writer, "_commit", slow)
+    groups: list[int] = []
+    store.commit_hooks.append(lambda seconds, writes: groups.append(writes))
+    moved, move = _move(a, 1)
+    seated = dataclasses.replace(b, version=b.version + 1)  # seats: not a direct write
+    moving = asyncio.ensure_future(store.record_action(moved, a.version, move))
+    seating = asyncio.ensure_future(store.save_table(seated, b.version))
     try:
-        a, b = await _playing(store, 13), await _playing(store, 14)
-        writer = store._writes
-        real = writer._commit
-        held, reached = asyncio.Event(), asyncio.Event()
-
-        async def slow(batch: list[TableWrite]) -> list[BaseException | None]:
-            reached.set()
-            await held.wait()
-            return await real(batch)
-
-        monkeypatch.setattr(writer, "_commit", slow)
-        groups: list[int] = []
-        store.commit_hooks.append(lambda seconds, writes: groups.append(writes))
-        moved, move = _move(a, 1)
-        seated = dataclasses.replace(b, version=b.version + 1)  # seats: not a direct write
-        moving = asyncio.ensure_future(store.record_action(moved, a.version, move))
-        seating = asyncio.ensure_future(store.save_table(seated, b.version))
-        try:
-            await asyncio.wait_for(reached.wait(), 5)
-            # the seat change is held back before its transaction: the move is acknowledged
-            # all the same, and it is in the database
-            await asyncio.wait_for(asyncio.shield(moving), 2)
-            assert not seating.done()
-            assert [x.seq for x in await store.actions(a.id, 1)] == [1]
-        finally:
-            held.set()  # else the group commit would wait for it when the store closes
-        await asyncio.wait_for(seating, 5)
-        now_a, now_b = await store.table(a.id), await store.table(b.id)
-        assert now_a is not None and now_a.version == a.version + 1
-        assert now_b is not None and now_b.version == b.version + 1
-        assert groups == [2]  # one group held both
+        await asyncio.wait_for(reached.wait(), 5)
+        # the seat change is held back before its transaction: the move is acknowledged
+        # all the same, and it is in the database
+        await asyncio.wait_for(asyncio.shield(moving), 2)
+        assert not seating.done()
+        assert [x.seq for x in await store.actions(a.id, 1)] == [1]
     finally:
-        await store.close()
+        held.set()  # else the group commit would wait for it when the store closes
+    await asyncio.wait_for(seating, 5)
+    now_a, now_b = await store.table(a.id), await store.table(b.id)
+    assert now_a is not None and now_a.version == a.version + 1
+    assert now_b is not None and now_b.version == b.version + 1
+    assert groups == [2]  # one group held both
 
 
 async def test_on_sqlite_a_group_s_other_writes_share_its_moves_transaction_in_their_thread(
-    sqlite_db: Database, monkeypatch: pytest.MonkeyPatch
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a deal's end beside a move: one hand-over to the moves' thread and one transaction, no
     # statement through the engine (a turn of the event loop each)
-    store = Store(sqlite_db.url, sqlite_db.schema)
-    await store.migrate()
-    try:
-        a, b = await _playing(store, 15), await _playing(store, 16)
-        writer = store._writes
-        real, threads = writer.write_group, []
+    store = sqlite_store
+    a, b = await _playing(store, 15), await _playing(store, 16)
+    writer = store._writes
+    real, threads = writer.write_group, []
 
-        moves = writer.direct
-        assert isinstance(moves, SqliteMoves)
+    moves = writer.direct
+    assert isinstance(moves, SqliteMoves)
 
-        def spied(conn: Connection, batch: Sequence[TableWrite]) -> list[BaseException | None]:
-            # the move's row is written already, in this very transaction: seen here, and not
-            # yet by another connection (it is not committed)
-            q = f"SELECT seq FROM actions WHERE table_id = {a.id}"
-            seqs = conn.scalars(text(q)).all()
-            other = sqlite3.connect(moves.path)
-            try:
-                elsewhere = other.execute(q).fetchall()
-            finally:
-                other.close()
-            threads.append((threading.current_thread().name, len(batch), seqs, elsewhere))
-            return real(conn, batch)
-
-        monkeypatch.setattr(writer, "write_group", spied)
-        through_engine: list[str] = []
-
-        def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-            through_engine.append(statement)
-
-        if writer._task is not None:
-            await writer._task  # the last group's task, which tells the hooks after its writers
-        groups: list[int] = []
-        store.commit_hooks.append(lambda seconds, writes: groups.append(writes))
-        moved, move = _move(a, 1)
-        ended = dataclasses.replace(b, version=b.version + 1)
-        deal = {"type": "deal_end", "seat": None, "scores": [3, 4]}
-        action = LoggedAction(1, 0, {"type": "play"}, "player")
-        event.listen(store.engine.sync_engine, "before_cursor_execute", seen)
+    def spied(conn: Connection, batch: Sequence[TableWrite]) -> list[BaseException | None]:
+        # the move's row is written already, in this very transaction: seen here, and not
+        # yet by another connection (it is not committed)
+        q = f"SELECT seq FROM actions WHERE table_id = {a.id}"
+        seqs = conn.scalars(text(q)).all()
+        other = sqlite3.connect(moves.path)
         try:
-            outcome = await asyncio.gather(
-                store.record_action(moved, a.version, move),
-                store.record_action(ended, b.version, action, [deal]),
-            )
+            elsewhere = other.execute(q).fetchall()
         finally:
-            event.remove(store.engine.sync_engine, "before_cursor_execute", seen)
-        assert outcome == [None, None]
-        assert groups == [2]
-        assert threads == [("tablee-moves", 1, [1], [])]
-        assert through_engine == []
-        results = await store.results(b.id)
-        assert results == []  # not finished: the deal is kept for the game's result
-        now_a, now_b = await store.table(a.id), await store.table(b.id)
-        assert now_a is not None and now_a.version == a.version + 1
-        assert now_b is not None and now_b.version == b.version + 1
-        async with store.engine.connect() as conn:
-            deals = (
-                await conn.execute(
-                    text(f"SELECT deal, seq FROM deal_scores WHERE table_id = {b.id}")
-                )
-            ).all()
-        assert [tuple(d) for d in deals] == [(1, 1)]
+            other.close()
+        threads.append((threading.current_thread().name, len(batch), seqs, elsewhere))
+        return real(conn, batch)
+
+    monkeypatch.setattr(writer, "write_group", spied)
+    through_engine: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        through_engine.append(statement)
+
+    if writer._task is not None:
+        await writer._task  # the last group's task, which tells the hooks after its writers
+    groups: list[int] = []
+    store.commit_hooks.append(lambda seconds, writes: groups.append(writes))
+    moved, move = _move(a, 1)
+    ended = dataclasses.replace(b, version=b.version + 1)
+    deal = {"type": "deal_end", "seat": None, "scores": [3, 4]}
+    action = LoggedAction(1, 0, {"type": "play"}, "player")
+    event.listen(store.engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        outcome = await asyncio.gather(
+            store.record_action(moved, a.version, move),
+            store.record_action(ended, b.version, action, [deal]),
+        )
     finally:
-        await store.close()
+        event.remove(store.engine.sync_engine, "before_cursor_execute", seen)
+    assert outcome == [None, None]
+    assert groups == [2]
+    assert threads == [("tablee-moves", 1, [1], [])]
+    assert through_engine == []
+    results = await store.results(b.id)
+    assert results == []  # not finished: the deal is kept for the game's result
+    now_a, now_b = await store.table(a.id), await store.table(b.id)
+    assert now_a is not None and now_a.version == a.version + 1
+    assert now_b is not None and now_b.version == b.version + 1
+    async with store.engine.connect() as conn:
+        deals = (
+            await conn.execute(text(f"SELECT deal, seq FROM deal_scores WHERE table_id = {b.id}"))
+        ).all()
+    assert [tuple(d) for d in deals] == [(1, 1)]
 
 
 async def test_a_game_s_end_written_in_sqlite_s_thread_has_the_values_the_engine_writes(
-    sqlite_db: Database,
+    sqlite_store: Store, sqlite_db: Database
 ) -> None:
     # the rows of a finished, rated game (seats, deals, result, ratings) written by the moves'
     # thread through its own SQLAlchemy connection, and by the engine: the same
-    store = Store(sqlite_db.url, sqlite_db.schema)
-    await store.migrate()
+    store = sqlite_store
     direct, engine_only, via_direct = _writers(store, sqlite_db)
     try:
         ended: list[int] = []
@@ -419,46 +408,40 @@ async def test_a_game_s_end_written_in_sqlite_s_thread_has_the_values_the_engine
         ]
     finally:
         await direct.close()
-        await store.close()
 
 
 async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_its_commit_back(
-    sqlite_db: Database,
+    sqlite_store: Store,
 ) -> None:
     # a turn of the event loop less on every move's way: the writers of a batch of moves are
     # told from the thread's completion callback, so they resume in the very next turn, before
     # the group commit's own task (which tells the commit hooks) and not a turn after it
-    store = Store(sqlite_db.url, sqlite_db.schema)
-    await store.migrate()
-    try:
-        t = await _playing(store, 3)
-        if store._writes._task is not None:
-            await store._writes._task  # the seat change's group, whose hooks are told after it
-        events: list[str] = []
-        told: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    store = sqlite_store
+    t = await _playing(store, 3)
+    if store._writes._task is not None:
+        await store._writes._task  # the seat change's group, whose hooks are told after it
+    events: list[str] = []
+    told: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-        def hook(seconds: float, writes: int) -> None:
-            events.append(f"commit of {writes}")
-            told.set_result(None)
+    def hook(seconds: float, writes: int) -> None:
+        events.append(f"commit of {writes}")
+        told.set_result(None)
 
-        store.commit_hooks.append(hook)
-        after, action = _move(t, 1)
-        await store.record_action(after, t.version, action)
-        events.append("writer resumed")
-        await asyncio.wait_for(told, 5)
-        assert events == ["writer resumed", "commit of 1"]
-        log = await store.actions(t.id, 1)
-        assert [a.seq for a in log] == [1]
-    finally:
-        await store.close()
+    store.commit_hooks.append(hook)
+    after, action = _move(t, 1)
+    await store.record_action(after, t.version, action)
+    events.append("writer resumed")
+    await asyncio.wait_for(told, 5)
+    assert events == ["writer resumed", "commit of 1"]
+    log = await store.actions(t.id, 1)
+    assert [a.seq for a in log] == [1]
 
 
 async def test_the_event_loop_goes_on_while_another_connection_holds_the_sqlite_database(
-    sqlite_db: Database,
+    sqlite_store: Store,
 ) -> None:
     # the moves' statements wait for the file's lock in their thread, never on the event loop
-    store = Store(sqlite_db.url, sqlite_db.schema)
-    await store.migrate()
+    store = sqlite_store
     moves = store._writes.direct
     assert isinstance(moves, SqliteMoves)
     held, release = threading.Event(), threading.Event()
@@ -492,4 +475,3 @@ async def test_the_event_loop_goes_on_while_another_connection_holds_the_sqlite_
         release.set()
         if holder.is_alive():
             await asyncio.to_thread(holder.join, 10)
-        await store.close()

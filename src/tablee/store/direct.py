@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import create_engine, text
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import StaticPool
 
 from . import models as m
@@ -277,10 +277,7 @@ class SqliteMoves:
     def __init__(self, path: str) -> None:
         self.path = path
         self._thread = SqliteThread("tablee-moves", self._connect)
-        #: the SQLAlchemy engine and connection over the thread's connection (``_raw``), made
-        #: in the thread on first use
-        self._engine: Engine | None = None
-        self._raw: sqlite3.Connection | None = None
+        #: a SQLAlchemy connection over the thread's own, made with it (``_connect``)
         self._connection: Connection | None = None
 
     def _connect(self) -> sqlite3.Connection:
@@ -295,14 +292,14 @@ class SqliteMoves:
         # over an earlier one is dropped: that one was closed by its own thread, the only one
         # that may), and stays in the transaction it began on first use, whose BEGIN and COMMIT
         # are this module's.
-        self._engine = create_engine(
+        engine = create_engine(
             "sqlite://",
             creator=lambda: conn,
             poolclass=StaticPool,
             pool_reset_on_return=None,
             json_serializer=json_text,
         )
-        self._raw, self._connection = conn, self._engine.connect()
+        self._connection = engine.connect()
         self._connection.execute(text("SELECT 1"))
         return conn
 
@@ -336,7 +333,9 @@ class SqliteMoves:
         def work(
             conn: sqlite3.Connection,
         ) -> tuple[list[bool], list[BaseException | None] | Exception]:
-            return _sqlite_write(conn, rows, lambda: write(self._sqlalchemy(conn), others))
+            over = self._connection  # made with ``conn``, in this thread
+            assert over is not None
+            return _sqlite_write(conn, rows, lambda: write(over, others))
 
         def outcome(
             done: tuple[list[bool], list[BaseException | None] | Exception],
@@ -356,11 +355,6 @@ class SqliteMoves:
                 settle([*moves, *others], [*moved, *rest])
 
         return outcome(await self._thread.run(work, None if settle is None else then))
-
-    def _sqlalchemy(self, conn: sqlite3.Connection) -> Connection:
-        """The SQLAlchemy connection over the thread's connection ``conn``."""
-        assert self._connection is not None and self._raw is conn
-        return self._connection
 
     async def close(self) -> None:
         await self._thread.close()
