@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import sqlite3
+import struct
 import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -435,6 +437,69 @@ async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_i
     assert events == ["writer resumed", "commit of 1"]
     log = await store.actions(t.id, 1)
     assert [a.seq for a in log] == [1]
+
+
+def _pages_written(wal: Path) -> set[int]:
+    """The database pages whose new versions the WAL holds (each frame: a 24-byte header that
+    starts with the page's number, then the page; after the file's 32-byte header)."""
+    data = wal.read_bytes()
+    page_size = struct.unpack(">I", data[8:12])[0]
+    return {
+        struct.unpack(">I", data[at : at + 4])[0]
+        for at in range(32, len(data) - 24, 24 + page_size)
+    }
+
+
+async def test_a_move_of_a_game_that_goes_on_leaves_sqlite_s_status_index_unwritten(
+    sqlite_store: Store, sqlite_db: Database
+) -> None:
+    # SQLite rewrites an index entry whenever its column is set, to the same value too: a page
+    # more in the WAL for every commit of moves, for the checkpoints to copy back
+    store = sqlite_store
+    t = await _playing(store, 8)
+    path = Path(sqlite_db.url.split("///", 1)[1])
+    roots = dict(
+        sqlite3.connect(path).execute(
+            "SELECT name, rootpage FROM sqlite_master WHERE name IN ('tables', 'ix_tables_status')"
+        )
+    )
+
+    async def written(after: TableRecord, version: int, action: LoggedAction) -> set[int]:
+        with sqlite3.connect(path) as other:
+            other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert path.with_name(path.name + "-wal").stat().st_size == 0
+        await store.record_action(after, version, action)
+        return _pages_written(path.with_name(path.name + "-wal"))
+
+    after, action = _move(t, 1)
+    pages = await written(after, t.version, action)
+    # one table, one page: its row is written, its status's index entry is not
+    assert roots["tables"] in pages and roots["ix_tables_status"] not in pages
+    # the move that ends the game changes the status: its entry is written
+    over, last = _move(after, 2, status="finished", outcome={})
+    assert roots["ix_tables_status"] in await written(over, after.version, last)
+    stored = await store.table(t.id)
+    assert stored is not None and (stored.status, stored.version) == ("finished", over.version)
+
+
+async def test_on_sqlite_a_move_over_a_row_whose_status_is_not_its_own_is_refused(
+    sqlite_store: Store,
+) -> None:
+    # on SQLite a move that keeps its game going does not set the status: the stored one must
+    # be the one it keeps, or nothing is written (PostgreSQL sets it, and skips the index
+    # itself when it is the same)
+    store = sqlite_store
+    t = await _playing(store, 9)
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            text("UPDATE tables SET status = 'waiting' WHERE id = :id"), {"id": t.id}
+        )
+    after, action = _move(t, 1)
+    with pytest.raises(StaleVersion):
+        await store.record_action(after, t.version, action)
+    assert await store.actions(t.id, 1) == []
+    stored = await store.table(t.id)
+    assert stored is not None and (stored.status, stored.version) == ("waiting", t.version)
 
 
 async def test_the_event_loop_goes_on_while_another_connection_holds_the_sqlite_database(
