@@ -3,7 +3,9 @@ through the driver (``store/direct.py``), in the same run (run by hand).
 
 A move writes its table's row and one log row. ``alone``: one table writing move after move, each
 its own transaction (a room's pace: rarely two moves in the same instant); ``groups of N``: N
-tables writing at once, their writes sharing the group commit's transactions.
+tables writing at once, their writes sharing the group commit's transactions. On SQLite it also
+prints how many pages of the WAL a move's commit writes, both ways (each page a frame that a
+checkpoint copies back).
 
     .venv/bin/python bench/writes.py                      # SQLite in a temporary folder
     .venv/bin/python bench/writes.py --database-url postgresql+asyncpg://user@host/db
@@ -76,19 +78,21 @@ async def _measure(store: Store, direct: bool, tables: int, writes: int) -> tupl
         store._write_engine, direct_writer(store.url, store.schema) if direct else None
     )
     records = await _tables(store, tables)
-
-    async def play(t: TableRecord, k: int) -> None:
-        for seq in range(1, k + 1):
-            after = dataclasses.replace(t, version=t.version + 1)
-            move = LoggedAction(seq, 0, {"type": "play", "card": "C07"}, "player")
-            await store.record_action(after, t.version, move)
-            t = after
-
     cpu, wall = time.process_time(), time.perf_counter()
-    await asyncio.gather(*(play(t, writes // tables) for t in records))
+    await asyncio.gather(*(_play(store, t, writes // tables) for t in records))
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     await store._writes.close()
     return 1e3 * cpu / writes, 1e3 * wall / writes
+
+
+async def _play(store: Store, t: TableRecord, k: int, first: int = 1) -> TableRecord:
+    """``k`` moves of table ``t``, one after another, the first with log number ``first``."""
+    for seq in range(first, first + k):
+        after = dataclasses.replace(t, version=t.version + 1)
+        move = LoggedAction(seq, 0, {"type": "play", "card": "C07"}, "player")
+        await store.record_action(after, t.version, move)
+        t = after
+    return t
 
 
 async def run(url: str, schema: str | None, writes: int) -> None:
@@ -107,6 +111,12 @@ async def run(url: str, schema: str | None, writes: int) -> None:
                 flush=True,
             )
         if store.engine.dialect.name == "sqlite":
+            print("  WAL pages a move writes (frames, each copied back by a checkpoint)")
+            for tables in (1, 10):
+                label = "alone" if tables == 1 else f"groups of {tables}"
+                engine_pages = await _pages(store, False, tables)
+                driver_pages = await _pages(store, True, tables)
+                print(f"  pages {label:12}{engine_pages:>12.2f}{driver_pages:>18.2f}", flush=True)
             _times()
             folder = tempfile.mkdtemp()
             print("  a move's write at a room's pace (ms): p50, p99, p99.9, over 5 ms, WAL MiB")
@@ -116,6 +126,29 @@ async def run(url: str, schema: str | None, writes: int) -> None:
                 print(f"  checkpoints {label:12}{figures}", flush=True)
     finally:
         await store.close()
+
+
+async def _pages(store: Store, direct: bool, tables: int, writes: int = 200) -> float:
+    """WAL frames per move write, both ways (the engine sets every column of the table's row,
+    the driver all but the status of a game that goes on): the WAL emptied first, and too few
+    writes for SQLite's automatic checkpoint (at 1,000 frames) to empty it again. A commit
+    writes each page it changes whole (its tables' rows, its log rows, their indexes); a
+    checkpoint copies them back every 1,000 frames, from the commit that takes the WAL past
+    them."""
+    path = Path(store.url.split("///", 1)[1])
+    wal = path.with_name(path.name + "-wal")
+    store._writes = TableWriter(
+        store._write_engine, direct_writer(store.url, store.schema) if direct else None
+    )
+    # the tables made, and a first move each (their log's first pages)
+    records = [await _play(store, t, 1) for t in await _tables(store, tables)]
+    with sqlite3.connect(path) as other:
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    await asyncio.gather(*(_play(store, t, writes // tables, 2) for t in records))
+    await store._writes.close()
+    data = wal.read_bytes()
+    page_size = int.from_bytes(data[8:12], "big")
+    return (len(data) - 32) / (24 + page_size) / writes
 
 
 async def _paced(path: str, thread: bool, writes: int) -> str:

@@ -85,6 +85,12 @@ def test_the_writes_bench_measures_both_paths_at_each_group_size(
     alone = measured["alone"]
     # SQLAlchemy's CPU / wall, the driver's, and their ratio
     assert float(alone[1]) > 0 and float(alone[4]) > 0 and alone[-1].endswith("x")
+    # the WAL's pages a move writes, both ways: its table's row and its log row at least alone,
+    # fewer a move when a group's moves share pages
+    pages = {r[1]: [float(x) for x in r[-2:]] for r in rows if r and r[0] == "pages"}
+    assert set(pages) == {"alone", "groups"}
+    assert all(n >= 2 for n in pages["alone"])
+    assert all(0 < g < a for g, a in zip(pages["groups"], pages["alone"], strict=True))
     # a move's write at a room's pace, with SQLite's checkpoints and with a thread making them
     paced = {r[1]: r for r in rows if r and r[0] == "checkpoints"}
     assert set(paced) == {"automatic", "in"}
