@@ -32,6 +32,7 @@ import threading
 import time
 import timeit
 import uuid
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -142,7 +143,7 @@ async def _pages(store: Store, direct: bool, tables: int, writes: int = 200) -> 
     )
     # the tables made, and a first move each (their log's first pages)
     records = [await _play(store, t, 1) for t in await _tables(store, tables)]
-    with sqlite3.connect(path) as other:
+    with closing(sqlite3.connect(path)) as other:
         other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     await asyncio.gather(*(_play(store, t, writes // tables, 2) for t in records))
     await store._writes.close()

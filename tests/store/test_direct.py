@@ -10,6 +10,7 @@ import sqlite3
 import struct
 import threading
 from collections.abc import Sequence
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -458,14 +459,16 @@ async def test_a_move_of_a_game_that_goes_on_leaves_sqlite_s_status_index_unwrit
     store = sqlite_store
     t = await _playing(store, 8)
     path = Path(sqlite_db.url.split("///", 1)[1])
-    roots = dict(
-        sqlite3.connect(path).execute(
-            "SELECT name, rootpage FROM sqlite_master WHERE name IN ('tables', 'ix_tables_status')"
+    with closing(sqlite3.connect(path)) as other:
+        roots = dict(
+            other.execute(
+                "SELECT name, rootpage FROM sqlite_master"
+                " WHERE name IN ('tables', 'ix_tables_status')"
+            )
         )
-    )
 
     async def written(after: TableRecord, version: int, action: LoggedAction) -> set[int]:
-        with sqlite3.connect(path) as other:
+        with closing(sqlite3.connect(path)) as other:
             other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         assert path.with_name(path.name + "-wal").stat().st_size == 0
         await store.record_action(after, version, action)
