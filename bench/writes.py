@@ -47,7 +47,7 @@ from tablee.store import (  # noqa: E402
     Store,
     TableRecord,
 )
-from tablee.store.direct import _sqlite_time, direct_writer  # noqa: E402
+from tablee.store.direct import _sqlite_time, direct_writer, driver_target  # noqa: E402
 from tablee.store.writes import TableWriter  # noqa: E402
 
 
@@ -136,7 +136,9 @@ async def _pages(store: Store, direct: bool, tables: int, writes: int = 200) -> 
     writes each page it changes whole (its tables' rows, its log rows, their indexes); a
     checkpoint copies them back every 1,000 frames, from the commit that takes the WAL past
     them."""
-    path = Path(store.url.split("///", 1)[1])
+    target = driver_target(store.url)
+    assert target is not None
+    path = Path(target[1])
     wal = path.with_name(path.name + "-wal")
     store._writes = TableWriter(
         store._write_engine, direct_writer(store.url, store.schema) if direct else None

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from tablee.store import LoggedAction, StaleVersion, Store, TableRecord
-from tablee.store.direct import SqliteMoves, direct_writer
+from tablee.store.direct import SqliteMoves, direct_writer, driver_target
 from tablee.store.writes import DirectWriter, TableWrite, TableWriter, takes
 from tests.serverkit import Database
 from tests.store.kit import toy_table
@@ -458,7 +458,9 @@ async def test_a_move_of_a_game_that_goes_on_leaves_sqlite_s_status_index_unwrit
     # more in the WAL for every commit of moves, for the checkpoints to copy back
     store = sqlite_store
     t = await _playing(store, 8)
-    path = Path(sqlite_db.url.split("///", 1)[1])
+    target = driver_target(sqlite_db.url)
+    assert target is not None
+    path = Path(target[1])
     with closing(sqlite3.connect(path)) as other:
         roots = dict(
             other.execute(
