@@ -49,6 +49,10 @@ it unless ``TABLEE_WS_DEFLATE`` is set; the bare server is served the same way, 
 ``--stalls FILE`` serves through ``bench/stall_serve.py``: the row is followed by the event
 loop's late turns in the window and what the main thread was doing in them.
 
+``--trace FILE`` serves through ``bench/trace_serve.py``: the row is followed by where the
+measured moves' time went (to the server, in it, back; all of them and the slowest) and by the
+wall time of the statements of SQLite's moves' thread against their CPU time.
+
 ``--server-src OTHER/src`` runs the tablée servers from another tree (the main before a change),
 driven by these clients: a before and after in the same session.
 
@@ -59,7 +63,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
+import gc
 import json
 import math
 import multiprocessing
@@ -121,6 +127,10 @@ class Stats:
     #: the group commits of the window: their count, mean and 99th percentile's bucket bound
     #: (ms), and writes each (empty: the server does not tell them)
     commits: dict[str, float] = field(default_factory=dict)
+    #: ``--trace``: each measured move's table, when its act was sent and when its state was
+    #: read (``time.monotonic()``)
+    tracing: bool = False
+    ways: list[tuple[int, float, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -354,6 +364,8 @@ async def _play(
             if pending is not None and version > pending:
                 if sent >= measure_from:
                     stats.latencies.append(now - sent)
+                    if stats.tracing:
+                        stats.ways.append((seat.table, sent, now))
                 pending = None
             if "info" in msg:  # left out of a change's state when it did not change
                 game_no = msg["info"]["game_no"]
@@ -400,10 +412,11 @@ async def _clients(
     go: Any,
     start: Any,
     pace: float = 0.0,
+    trace: bool = False,
 ) -> Stats:
     """One client process: every seat connects and subscribes, says it is ready, and waits for
     the common start."""
-    stats = Stats()
+    stats = Stats(tracing=trace)
     local_go = asyncio.Event()
     readies = [asyncio.Event() for _ in seats]
     rnd = random.Random(seats[0].table if seats else 0)
@@ -432,6 +445,13 @@ async def _clients(
     ]
     for e in readies:
         await e.wait()
+    # this process's own garbage collector is kept out of the measure: one process plays a
+    # thousand seats or more, so a pass of it holds all of their frames at once (28 ms a pass,
+    # ten in a paced window of tablée's, none of the bare server's: docs/scaling.md), which no
+    # player's browser of its own does to the others'
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     ready.put(len(seats))
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
     window["measure_from"] = start.value + warmup
@@ -440,6 +460,7 @@ async def _clients(
     local_go.set()
     await asyncio.gather(*tasks)
     stats.client_cpu = _cpu() - cpu0
+    gc.enable()
     if http is not None:
         await http.aclose()
     return stats
@@ -461,9 +482,12 @@ def _worker(
     start: Any,
     results: Any,
     pace: float = 0.0,
+    trace: bool = False,
 ) -> None:
     _raise_fd_limit()
-    stats = asyncio.run(_clients(uri, seats, base_http, warmup, seconds, ready, go, start, pace))
+    stats = asyncio.run(
+        _clients(uri, seats, base_http, warmup, seconds, ready, go, start, pace, trace)
+    )
     results.put(stats)
 
 
@@ -476,6 +500,7 @@ async def drive(
     procs: int,
     server: Proc | Servers,
     pace: float = 0.0,
+    trace: bool = False,
 ) -> Stats:
     """The seats are shared among ``procs`` client processes (a table's seats in one); the clock
     starts for all at once when every seat is connected."""
@@ -488,7 +513,7 @@ async def drive(
     workers = [
         ctx.Process(
             target=_worker,
-            args=(uri, g, base_http, warmup, seconds, ready, go, start, results, pace),
+            args=(uri, g, base_http, warmup, seconds, ready, go, start, results, pace, trace),
         )
         for g in groups
     ]
@@ -529,6 +554,7 @@ async def drive(
     for _ in workers:
         part: Stats = await loop.run_in_executor(None, results.get)
         total.latencies += part.latencies
+        total.ways += part.ways
         total.moves += part.moves
         total.errors.update(part.errors)
         total.frames += part.frames
@@ -758,6 +784,62 @@ def stalls(path: str, window: tuple[float, float], top: int = 12) -> str:
     return "\n".join(out)
 
 
+def ways(path: str, moves: list[tuple[int, float, float]], window: tuple[float, float]) -> str:
+    """Where the measured moves' time went (``bench/trace_serve.py``'s file, and each move's
+    table, act sent and state read as its client saw them): the way to the server, the time in
+    it (frame read → move acknowledged, its state sent in the same step) and the way back, for
+    all the moves and for the slowest; then the SQLite moves' thread's statements in the window,
+    wall time against the thread's CPU time."""
+    acts: dict[int, list[tuple[float, float]]] = {}
+    statements: dict[str, tuple[list[float], list[float]]] = {}
+    for line in Path(path).read_text().splitlines():
+        kind, *rest = line.split()
+        if kind == "act":
+            acts.setdefault(int(rest[0]), []).append((float(rest[1]), float(rest[2])))
+        elif window[0] <= float(rest[0]) <= window[1]:
+            walls, cpus = statements.setdefault(rest[1], ([], []))
+            walls.append(float(rest[2]))
+            cpus.append(float(rest[3]))
+    for timed in acts.values():
+        timed.sort()
+    # each move with its server's times: the first act of its table the server began after
+    # the client sent it (the clocks are one) and acknowledged before its state was read
+    split: list[tuple[float, float, float, float]] = []
+    for table, sent, read in moves:
+        timed = acts.get(table, [])
+        i = bisect.bisect_left(timed, (sent,))
+        if i < len(timed) and timed[i][1] <= read:
+            began, acked = timed[i]
+            split.append((read - sent, began - sent, acked - began, read - acked))
+    split.sort()
+    out = [
+        f"  a move's way, ms (mean; {len(split)} of {len(moves)} moves found in the server):"
+        "  to the server / in it / back"
+    ]
+    for name, share in (("all", 1.0), ("the slowest 2 %", 0.02), ("the slowest 1 %", 0.01)):
+        part = split[len(split) - max(1, round(len(split) * share)) :] if split else []
+        if part:
+            means = [1000 * statistics.fmean(m[k] for m in part) for k in (1, 2, 3)]
+            out.append(f"    {name:<16} " + " / ".join(f"{m:.2f}" for m in means))
+    if statements:
+        out.append("  SQLite moves' thread, ms (p50 / p90 / p99): wall time against its CPU time")
+        for kind, (walls, cpus) in sorted(statements.items()):
+            out.append(
+                f"    {kind:<8} {len(walls):>7}  "
+                + _quantiles(walls)
+                + "  against  "
+                + _quantiles(cpus)
+            )
+    return "\n".join(out)
+
+
+def _quantiles(values: list[float]) -> str:
+    ordered = sorted(values)
+    return " / ".join(
+        f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.2f}" for q in (0.5, 0.9, 0.99)
+    )
+
+
 def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
     lat = sorted(stats.latencies)
 
@@ -818,6 +900,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 run = [sys.executable, str(ROOT / "bench" / "gc_serve.py"), args.gc_pauses]
             elif args.stalls:
                 run = [sys.executable, str(ROOT / "bench" / "stall_serve.py"), args.stalls]
+            elif args.trace:
+                run = [sys.executable, str(ROOT / "bench" / "trace_serve.py"), args.trace]
             serve = [*run, "serve", "--database-url", url]
             cores = os.cpu_count() or 1
             servers = Servers(
@@ -861,7 +945,15 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                     seat.uri = f"ws://127.0.0.1:{port}/ws"
                 ws = f"ws://127.0.0.1:{ports[0]}/ws"
                 stats = await drive(
-                    ws, seats, args.warmup, args.seconds, base, args.procs, servers, args.pace
+                    ws,
+                    seats,
+                    args.warmup,
+                    args.seconds,
+                    base,
+                    args.procs,
+                    servers,
+                    args.pace,
+                    trace=bool(args.trace),
                 )
                 name = "tablee" if args.processes == 1 else f"tablee x{args.processes}"
                 row = summary(name, stats, args)
@@ -875,6 +967,8 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                 print(gc_pauses(args.gc_pauses, stats.window), flush=True)
             if args.stalls:
                 print(stalls(args.stalls, stats.window), flush=True)
+            if args.trace:
+                print(ways(args.trace, stats.ways, stats.window), flush=True)
     if args.no_bare:
         return rows
     size = rows[0]["frame bytes"]
@@ -956,6 +1050,12 @@ def main() -> None:
         default=None,
         help="time and sample the tablée server's late event-loop turns into this file (one"
         " process)",
+    )
+    p.add_argument(
+        "--trace",
+        default=None,
+        help="time each move in the tablée server and each statement of its SQLite moves' thread"
+        " into this file (one process): where a move's time goes",
     )
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
     p.add_argument(

@@ -153,3 +153,29 @@ def test_the_first_request_bench_prints_both_ways(capsys: pytest.CaptureFixture[
     rows = {line.rsplit(None, 3)[0]: line.split()[-3:] for line in lines[1:]}
     assert set(rows) == {"walked", "not walked"}
     assert all(float(ms) > 0 for figures in rows.values() for ms in figures)
+
+
+def test_the_load_bench_splits_each_traced_move_into_its_way_there_its_time_in_and_back(
+    tmp_path: Path,
+) -> None:
+    # ``--trace``: each move the clients timed is found among the server's by its table and
+    # times (one clock); a wrong match would print another move's split
+    trace = tmp_path / "trace"
+    trace.write_text(
+        "act 1 10.001000 10.003000\n"
+        "act 2 10.500000 10.520000\n"
+        "act 1 11.000000 11.004000\n"
+        "sql 10.2 BEGIN 0.020 0.010\n"
+        "sql 10.3 COMMIT 2.000 0.100\n"
+        "sql 99.0 COMMIT 50.000 0.100\n"  # outside the window: left out
+    )
+    moves = [(1, 10.000, 10.004), (2, 10.499, 10.530), (1, 10.999, 11.005), (3, 10.0, 10.1)]
+    out = load("load").ways(str(trace), moves, (10.0, 20.0))
+    lines = out.splitlines()
+    assert "3 of 4 moves found in the server" in lines[0]
+    # to the server / in it / back, ms: (1, 2, 1), (1, 20, 10), (1, 4, 1)
+    assert lines[1].split()[-5:] == ["1.00", "/", "8.67", "/", "4.00"]
+    # the slowest: the move of table 2 (31 ms)
+    assert lines[2].split()[-5:] == ["1.00", "/", "20.00", "/", "10.00"]
+    commit = next(line for line in lines if line.split()[0] == "COMMIT")
+    assert commit.split()[1] == "1" and "2.00 / 2.00 / 2.00  against  0.10" in commit
