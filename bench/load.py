@@ -25,11 +25,13 @@ counters' growth over the window (moves forwarded, tables handed). ``--processes
 A room's pace (``--pace 1``): instead of a closed loop, the seat whose turn it is waits about a
 second (jittered 0.5–1.5 s) before it plays, so each table makes about one move a second, as
 people do; ``--tables 1000 --pace 1`` is a thousand tables of four sockets. The bare server is
-paced the same way in the same run. ``cpu ms/move`` is the CPU seconds of every server process
-(and of the processes it started: its robots' workers) over the moves of the window, and
-``kernel ms/move`` the part of it spent in the kernel (the system calls: the sockets' writes
-and reads, the fsyncs); ``KiB/conn`` the servers' resident memory (theirs too) gained from
-before the clients connected to the end, per connection. The tablée row ends with the
+paced the same way in the same run. The client processes then keep their garbage collector off
+from the start to the end (a pass held a thousand seats' frames at once). ``cpu ms/move`` is
+the CPU seconds of every server process (and of the processes it started: its robots' workers)
+over the moves of the window, and ``kernel ms/move`` the part of it spent in the kernel (the
+system calls: the sockets' writes and reads, the fsyncs); ``KiB/conn`` the servers' resident
+memory (theirs too) gained from before the clients connected to the end, per connection. The
+tablée row ends with the
 window's group commits, read from the servers' ``/metrics`` (``tablee_store_commit_seconds``):
 how many, their mean, the bound of the histogram bucket that holds their 99th percentile, and
 the writes each carried — the database's share of a move's way, the thread's hand-over included

@@ -23,6 +23,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from serving import serve
@@ -37,20 +38,19 @@ def main() -> None:
     statements: list[tuple[float, str, float, float]] = []
     mono, cpu = time.monotonic, time.thread_time
 
+    def timed(statement: Callable[..., sqlite3.Cursor], sql: str, args: Any) -> sqlite3.Cursor:
+        at, used = mono(), cpu()
+        try:
+            return statement(sql, *args)
+        finally:
+            statements.append((at, sql.split(None, 1)[0], mono() - at, cpu() - used))
+
     class Timed(sqlite3.Connection):
         def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-            at, used = mono(), cpu()
-            try:
-                return super().execute(sql, *args)
-            finally:
-                statements.append((at, sql.split(None, 1)[0], mono() - at, cpu() - used))
+            return timed(super().execute, sql, args)
 
         def executemany(self, sql: str, *args: Any) -> sqlite3.Cursor:
-            at, used = mono(), cpu()
-            try:
-                return super().executemany(sql, *args)
-            finally:
-                statements.append((at, sql.split(None, 1)[0], mono() - at, cpu() - used))
+            return timed(super().executemany, sql, args)
 
     connect = sqlite3.connect
 
