@@ -839,18 +839,21 @@ def ways(path: str, moves: list[tuple[int, float, float]], window: tuple[float, 
     return "\n".join(out)
 
 
+def _quantile(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted, non-empty ``ordered``."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def _quantiles(values: list[float]) -> str:
     ordered = sorted(values)
-    return " / ".join(
-        f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.2f}" for q in (0.5, 0.9, 0.99)
-    )
+    return " / ".join(f"{_quantile(ordered, q):.2f}" for q in (0.5, 0.9, 0.99))
 
 
 def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
     lat = sorted(stats.latencies)
 
     def pct(q: float) -> float:
-        return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
+        return _quantile(lat, q) * 1000 if lat else float("nan")
 
     return {
         "server": name,

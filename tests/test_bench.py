@@ -169,10 +169,16 @@ def test_the_load_bench_splits_each_traced_move_into_its_way_there_its_time_in_a
         "sql 10.3 COMMIT 2.000 0.100\n"
         "sql 99.0 COMMIT 50.000 0.100\n"  # outside the window: left out
     )
-    moves = [(1, 10.000, 10.004), (2, 10.499, 10.530), (1, 10.999, 11.005), (3, 10.0, 10.1)]
+    moves = [
+        (1, 10.000, 10.004),
+        (2, 10.499, 10.530),
+        (1, 10.999, 11.005),
+        (3, 10.0, 10.1),  # never seen by the server
+        (2, 10.49, 10.51),  # read before table 2's next act was acknowledged: not that one
+    ]
     out = load("load").ways(str(trace), moves, (10.0, 20.0))
     lines = out.splitlines()
-    assert "3 of 4 moves found in the server" in lines[0]
+    assert "3 of 5 moves found in the server" in lines[0]
     # to the server / in it / back, ms: (1, 2, 1), (1, 20, 10), (1, 4, 1)
     assert lines[1].split()[-5:] == ["1.00", "/", "8.67", "/", "4.00"]
     # the slowest: the move of table 2 (31 ms)
