@@ -454,14 +454,19 @@ def write_group(conn: Connection, batch: Sequence[TableWrite]) -> list[BaseExcep
     return out
 
 
+#: the deals of a game written so far (built once: a deal's end is written in the group commit,
+#: the moves behind it waiting)
+_DEALS_DONE = (
+    select(func.count())
+    .select_from(DEALS)
+    .where(DEALS.c.table_id == bindparam("table_id"), DEALS.c.game_no == bindparam("game_no"))
+)
+
+
 def _add_deals(conn: Connection, w: TableWrite) -> None:
     t, action = w.table, w.action
     assert action is not None
-    count = conn.scalar(
-        select(func.count())
-        .select_from(DEALS)
-        .where(DEALS.c.table_id == t.id, DEALS.c.game_no == t.game_no)
-    )
+    count = conn.scalar(_DEALS_DONE, {"table_id": t.id, "game_no": t.game_no})
     at = action.at or m.now()
     conn.execute(
         insert(DEALS),
