@@ -37,6 +37,9 @@ how many, their mean, the bound of the histogram bucket that holds their 99th pe
 the writes each carried — the database's share of a move's way, the thread's hand-over included
 — and the same of the players' moves from their arrival to their commit
 (``tablee_action_seconds``): the server's share of act → state but the frames' way in and out.
+Then the moves sent beside a game's end (from 10 ms before the table's first seat read it to 50
+ms after: the end's writes, the four rematch votes over REST and the next deal are a burst of
+the server's work) against the others: their share of the moves, and the p99 of each.
 
 Robot-heavy runs (``--robot-tables K``): K more tables, three robots (``--robot-level
 confirme`` by default, in the server's robot worker processes, ``--robot-workers``) and a person
@@ -133,6 +136,11 @@ class Stats:
     #: read (``time.monotonic()``)
     tracing: bool = False
     ways: list[tuple[int, float, float]] = field(default_factory=list)
+    #: when each measured move's act was sent (``latencies``' order), and when the first seat of
+    #: each table read a game's end (``time.monotonic()``): a game's end, its rematch votes and
+    #: the next deal are a burst of the server's work that the moves beside it wait for
+    sent: list[float] = field(default_factory=list)
+    ends: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -366,6 +374,7 @@ async def _play(
             if pending is not None and version > pending:
                 if sent >= measure_from:
                     stats.latencies.append(now - sent)
+                    stats.sent.append(sent)
                     if stats.tracing:
                         stats.ways.append((seat.table, sent, now))
                 pending = None
@@ -374,8 +383,10 @@ async def _play(
             if msg.get("over"):
                 if http is not None and game_no > voted:
                     voted = game_no
-                    if seat.seat == 0 and now >= measure_from:
-                        stats.games += 1
+                    if seat.seat == 0:
+                        stats.ends.append(now)
+                        if now >= measure_from:
+                            stats.games += 1
                     asyncio.get_running_loop().create_task(_rematch(http, seat))
                 continue
             if pending is None and msg["legal"] and seat.seat in msg["to_act"]:
@@ -560,6 +571,8 @@ async def drive(
     for _ in workers:
         part: Stats = await loop.run_in_executor(None, results.get)
         total.latencies += part.latencies
+        total.sent += part.sent
+        total.ends += part.ends
         total.ways += part.ways
         total.moves += part.moves
         total.errors.update(part.errors)
@@ -849,6 +862,26 @@ def _quantiles(values: list[float]) -> str:
     return " / ".join(f"{_quantile(ordered, q):.2f}" for q in (0.5, 0.9, 0.99))
 
 
+#: a move sent this long before a game's end was read, to this long after, is beside that end
+BESIDE_END = (0.010, 0.050)
+
+
+def beside_ends(
+    sent: list[float], latencies: list[float], ends: list[float]
+) -> tuple[list[float], list[float]]:
+    """The latencies of the moves sent beside a game's end (``BESIDE_END``), and of the others."""
+    ordered = sorted(ends)
+    before, after = BESIDE_END
+    beside: list[float] = []
+    apart: list[float] = []
+    for at, latency in zip(sent, latencies, strict=True):
+        # the first end read after the move was sent less ``after``: the nearest that may hold it
+        i = bisect.bisect_left(ordered, at - after)
+        near = i < len(ordered) and ordered[i] <= at + before
+        (beside if near else apart).append(latency)
+    return beside, apart
+
+
 def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
     lat = sorted(stats.latencies)
 
@@ -878,6 +911,19 @@ def summary(name: str, stats: Stats, args: argparse.Namespace) -> dict[str, Any]
         "crowd s": stats.crowd[1] - stats.crowd[0],
         "crossed": {k: round(v) for k, v in sorted(stats.crossed.items())},
         "commits": stats.commits,
+        "ends": _beside(stats),
+    }
+
+
+def _beside(stats: Stats) -> dict[str, float]:
+    """The moves sent beside a game's end: their share and p99, and the others' p99 (ms)."""
+    beside, apart = (sorted(x) for x in beside_ends(stats.sent, stats.latencies, stats.ends))
+    if not beside or not apart:
+        return {}
+    return {
+        "share %": 100 * len(beside) / (len(beside) + len(apart)),
+        "beside p99 ms": 1000 * _quantile(beside, 0.99),
+        "apart p99 ms": 1000 * _quantile(apart, 0.99),
     }
 
 
@@ -1145,6 +1191,10 @@ def main() -> None:
                 " within {p99 ms ≤:.1f} ms, {writes each:.2f} writes each; sweeps of the heap:"
                 " {heap sweeps:.0f}".format_map(r["commits"])
                 if r["commits"]
+                else "",
+                "; the moves sent beside a game's end ({share %:.1f} %): p99 {beside p99 ms:.2f}"
+                " ms, the others' {apart p99 ms:.2f} ms".format_map(r["ends"])
+                if r["ends"]
                 else "",
             )
         if len(rows) < 2:

@@ -185,3 +185,20 @@ def test_the_load_bench_splits_each_traced_move_into_its_way_there_its_time_in_a
     assert lines[2].split()[-5:] == ["1.00", "/", "20.00", "/", "10.00"]
     commit = next(line for line in lines if line.split()[0] == "COMMIT")
     assert commit.split()[1] == "1" and "2.00 / 2.00 / 2.00  against  0.10" in commit
+
+
+def test_the_load_bench_tells_the_moves_sent_beside_a_game_s_end_from_the_others() -> None:
+    load_bench = load("load")
+    ends = [20.0, 10.0]  # as the client processes add them: not in order
+    sent = [9.985, 9.995, 10.0, 10.04, 10.06, 15.0, 19.995, 20.049]
+    latencies = [0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008]
+    beside, apart = load_bench.beside_ends(sent, latencies, ends)
+    # from 10 ms before an end was read to 50 ms after
+    assert beside == [0.002, 0.003, 0.004, 0.007, 0.008]
+    assert apart == [0.001, 0.005, 0.006]
+    stats = load_bench.Stats(latencies=latencies, sent=sent, ends=ends)
+    figures = load_bench._beside(stats)
+    assert figures["share %"] == pytest.approx(62.5)
+    assert figures["beside p99 ms"] == pytest.approx(8)
+    assert figures["apart p99 ms"] == pytest.approx(6)
+    assert load_bench._beside(load_bench.Stats(latencies=[0.001], sent=[1.0])) == {}
