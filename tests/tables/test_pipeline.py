@@ -99,3 +99,37 @@ async def test_every_kind_of_change_is_one_version_told_to_every_subscriber(
     stored = await store.table(live.id)
     assert stored is not None and stored.version == live.rec.version == start + 5
     await m.close()
+
+
+async def test_an_edit_writes_the_seats_rows_only_when_it_changed_a_seat(store: Store) -> None:
+    written: list[tuple[str, bool]] = []
+    real = store.save_table
+
+    async def save(t: Any, expected: int, seats: bool = True, fence: int | None = None) -> None:
+        written.append((t.status, seats))
+        await real(t, expected, seats, fence)
+
+    store.save_table = save  # type: ignore[method-assign]
+    m = TableManager(store, bot_delay=3600)
+    alice, bob = [(await store.create_player(n))[0] for n in ("Alice", "Bob")]
+    live = await m.create_table(alice, "toy", 2, {"hand": 1}, seed=1)
+    await m.join(bob, live.id)  # a seat taken: written
+    assert written == [("playing", True)]
+    await _play_out(m, live, [alice, bob])
+    written.clear()
+    await m.rematch(alice, live.id)  # a vote: the table's row alone
+    await m.rematch(bob, live.id)  # the next game dealt, the same two seated
+    assert written == [("finished", False), ("playing", False)]
+    await _play_out(m, live, [alice, bob])
+    await m.leave(bob, live.id)  # a finished table's seat freed: written
+    assert written[-1] == ("finished", True)
+    rec = await store.table(live.id)
+    assert [(s.kind, s.player_id) for s in rec.seats] == [("player", alice.id), ("empty", None)]
+    assert rec.game_no == 2
+    await m.close()
+
+
+async def _play_out(m: TableManager, live: Any, players: list[Any]) -> None:
+    while live.rec.status == "playing":
+        seat = live.to_act()[0]
+        await m.act(players[seat], live.id, live.legal(seat)[0])

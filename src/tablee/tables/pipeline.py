@@ -124,7 +124,10 @@ class Pipeline:
                         fence=fence,
                     )
                 else:
-                    await self.store.save_table(change.rec, live.rec.version, fence=fence)
+                    # an edit's record has seats of its own, often the same ones (a rematch vote,
+                    # a timer changed): their rows are written only when they changed
+                    seats = change.rec.seats != live.rec.seats
+                    await self.store.save_table(change.rec, live.rec.version, seats, fence)
             except StaleVersion:
                 await self.catch_up(live)
                 if not retry:
