@@ -3,7 +3,7 @@
 For each N: starts ``tablee serve`` (a subprocess, SQLite in a temporary folder unless
 ``--database-url``), creates 4N guest players and N tables of Contrecarte, connects every player
 over the WebSocket, and lets each play random legal moves on its turn (a finished game is followed
-by a rematch, voted over REST). Then the same clients drive ``bench/bare_ws.py`` — a bare FastAPI
+by a rematch, voted over the WebSocket as the browser does). Then the same clients drive ``bench/bare_ws.py`` — a bare FastAPI
 WebSocket server sending frames of the same sizes, with no game and no database — in the same run.
 
 Printed per N and server: moves/s, p50/p99 latency from sending ``act`` to receiving the ``state``
@@ -38,7 +38,7 @@ the writes each carried — the database's share of a move's way, the thread's h
 — and the same of the players' moves from their arrival to their commit
 (``tablee_action_seconds``): the server's share of act → state but the frames' way in and out.
 Then the moves sent beside a game's end (from 10 ms before the table's first seat read it to 50
-ms after: the end's writes, the four rematch votes over REST and the next deal are a burst of
+ms after: the end's writes, the four rematch votes and the next deal are a burst of
 the server's work) against the others: their share of the moves, and the p99 of each.
 
 Robot-heavy runs (``--robot-tables K``): K more tables, three robots (``--robot-level
@@ -302,7 +302,7 @@ async def player(
     stats: Stats,
     window: dict[str, float],
     rnd: random.Random,
-    http: httpx.AsyncClient | None,
+    rematch: bool,
     connecting: asyncio.Semaphore,
     ready: asyncio.Event,
     *,
@@ -336,7 +336,7 @@ async def player(
         # made for every frame, client CPU taken from the server's core on a machine of two
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout_at(window["stop_at"]):
-                await _play(ws, seat, first, stats, window, rnd, http, pace)
+                await _play(ws, seat, first, stats, window, rnd, rematch, pace)
     except websockets.ConnectionClosed as exc:
         # counted, and the run goes on without this seat (a seat not ready yet is let go)
         stats.errors[f"closed {exc.rcvd.code if exc.rcvd else 'without a close frame'}"] += 1
@@ -352,7 +352,7 @@ async def _play(
     stats: Stats,
     window: dict[str, float],
     rnd: random.Random,
-    http: httpx.AsyncClient | None,
+    rematch: bool,
     pace: float,
 ) -> None:
     """A seat's moves from its first state until the run's end (its caller's deadline)."""
@@ -381,13 +381,15 @@ async def _play(
             if "info" in msg:  # left out of a change's state when it did not change
                 game_no = msg["info"]["game_no"]
             if msg.get("over"):
-                if http is not None and game_no > voted:
+                if rematch and game_no > voted:
                     voted = game_no
                     if seat.seat == 0:
                         stats.ends.append(now)
                         if now >= measure_from:
                             stats.games += 1
-                    asyncio.get_running_loop().create_task(_rematch(http, seat))
+                    # a vote over the socket, as the browser sends it (its ack is not a move's)
+                    vote = {"type": "rematch", "table": seat.table, "id": f"r{game_no}"}
+                    await ws.send(json.dumps(vote))
                 continue
             if pending is None and msg["legal"] and seat.seat in msg["to_act"]:
                 if pace > 0:
@@ -402,23 +404,17 @@ async def _play(
                 act = {"type": "act", "table": seat.table, "action": action, "id": mid}
                 await ws.send(json.dumps(act))
         elif kind == "ack":
-            if msg.get("id") and now >= measure_from:
+            if isinstance(msg.get("id"), int) and now >= measure_from:
                 stats.moves += 1
         elif kind == "error":
             stats.errors[msg["code"]] += 1
             pending = None
 
 
-async def _rematch(http: httpx.AsyncClient, seat: Seat) -> None:
-    auth = {"Authorization": f"Bearer {seat.token}"}
-    with contextlib.suppress(httpx.HTTPError):  # the run may be ending
-        await http.post(f"/api/tables/{seat.table}/rematch", headers=auth)
-
-
 async def _clients(
     uri: str,
     seats: list[Seat],
-    base_http: str | None,
+    rematch: bool,
     warmup: float,
     seconds: float,
     ready: Any,
@@ -435,10 +431,6 @@ async def _clients(
     rnd = random.Random(seats[0].table if seats else 0)
     connecting = asyncio.Semaphore(50)
     window: dict[str, float] = {}
-    http = None
-    if base_http is not None:
-        limits = httpx.Limits(max_connections=20)
-        http = httpx.AsyncClient(base_url=base_http, limits=limits, timeout=60)
     tasks = [
         asyncio.create_task(
             player(
@@ -447,7 +439,7 @@ async def _clients(
                 stats,
                 window,
                 random.Random(rnd.random()),
-                http,
+                rematch,
                 connecting,
                 r,
                 go=local_go,
@@ -478,8 +470,6 @@ async def _clients(
     stats.client_cpu = _cpu() - cpu0
     if pace > 0:
         gc.enable()
-    if http is not None:
-        await http.aclose()
     return stats
 
 
@@ -491,7 +481,7 @@ def _cpu() -> float:
 def _worker(
     uri: str,
     seats: list[Seat],
-    base_http: str | None,
+    rematch: bool,
     warmup: float,
     seconds: float,
     ready: Any,
@@ -503,7 +493,7 @@ def _worker(
 ) -> None:
     _raise_fd_limit()
     stats = asyncio.run(
-        _clients(uri, seats, base_http, warmup, seconds, ready, go, start, pace, trace)
+        _clients(uri, seats, rematch, warmup, seconds, ready, go, start, pace, trace)
     )
     results.put(stats)
 
@@ -513,7 +503,7 @@ async def drive(
     seats: list[Seat],
     warmup: float,
     seconds: float,
-    base_http: str | None,
+    rematch: bool,
     procs: int,
     server: Proc | Servers,
     pace: float = 0.0,
@@ -530,7 +520,7 @@ async def drive(
     workers = [
         ctx.Process(
             target=_worker,
-            args=(uri, g, base_http, warmup, seconds, ready, go, start, results, pace, trace),
+            args=(uri, g, rematch, warmup, seconds, ready, go, start, results, pace, trace),
         )
         for g in groups
     ]
@@ -1004,7 +994,7 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                     seats,
                     args.warmup,
                     args.seconds,
-                    base,
+                    True,
                     args.procs,
                     servers,
                     args.pace,
@@ -1052,7 +1042,9 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             for s in range(args.players)
         ]
         ws = f"ws://127.0.0.1:{port}/ws"
-        stats = await drive(ws, seats, args.warmup, args.seconds, None, args.procs, bare, args.pace)
+        stats = await drive(
+            ws, seats, args.warmup, args.seconds, False, args.procs, bare, args.pace
+        )
         rows.append(summary("bare", stats, args))
     finally:
         bare.stop()

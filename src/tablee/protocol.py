@@ -271,6 +271,16 @@ class ChatReport(_Message):
     reason: StrictStr = Field(default="", max_length=200, description="why, in a few words")
 
 
+class Rematch(_Message):
+    """A seated player's vote for a new game at this finished table (as ``POST
+    /api/tables/{id}/rematch``, without a request of its own): acknowledged once counted, before
+    the state that shows it; the new game is dealt once every seated person has voted. Refused
+    as ``not_finished`` while the game goes on (a vote sent again once the new game began, too)."""
+
+    type: Literal["rematch"]
+    table: StrictInt = Field(description=_TABLE_DOC)
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
@@ -281,6 +291,7 @@ ClientMessage = (
     | Unsubscribe
     | Sync
     | Act
+    | Rematch
     | Ping
     | Chat
     | LobbySubscribe
@@ -295,6 +306,7 @@ CLIENT_MESSAGES: dict[str, type[_Message]] = {
     "unsubscribe": Unsubscribe,
     "sync": Sync,
     "act": Act,
+    "rematch": Rematch,
     "ping": Ping,
     "chat": Chat,
     "lobby_subscribe": LobbySubscribe,

@@ -494,3 +494,43 @@ async def test_a_hand_over_and_its_take_back_hold_across_processes(cluster: Clus
         )
         sources = [r["source"] for r in rows]
         assert sources[:2] == ["timer", "timer"] and sources[-1] == "player", sources
+
+
+async def test_rematch_votes_over_the_sockets_of_both_processes_deal_the_next_game_at_its_home(
+    cluster: Cluster,
+) -> None:
+    """The table's home is A; Bob's vote comes through B's socket. Both votes are acknowledged,
+    both sockets see the next game dealt, and its moves are still the home's."""
+    async with processes(cluster, "a", "b") as (a, b):
+        alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
+        body = {"game": "toy", "players": 2, "options": {"deals": 1}}
+        tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
+        await rest(b, "POST", f"/api/tables/{tid}/join", bob)
+        home = (await cluster.sql(f"SELECT home, home_token FROM tables WHERE id = {tid}"))[0]
+        async with Client(a, alice) as ca, Client(b, bob) as cb:
+            clients = {0: ca, 1: cb}
+            version = (await ca.subscribe(tid))["version"]
+            await cb.subscribe(tid)
+            while not (st := await ca.state_at(tid, version))["over"]:
+                seat = st["to_act"][0]
+                mine = await clients[seat].state_at(tid, st["version"])
+                assert (await clients[seat].act(tid, mine["legal"][0]))["type"] == "ack"
+                version = st["version"] + 1
+            answer = await cb.request({"type": "rematch", "table": tid})
+            assert answer["type"] == "ack", answer
+            await ca.until(lambda f: f["type"] == "state" and ca.infos[tid]["rematch_votes"] == [1])
+            answer = await ca.request({"type": "rematch", "table": tid})
+            assert answer["type"] == "ack", answer
+            for c in (ca, cb):
+                dealt = await c.until(
+                    lambda f: f["type"] == "state" and not f["over"] and f["version"] > version
+                )
+                assert c.infos[tid]["game_no"] == 2 and c.infos[tid]["rematch_votes"] == []
+            seat = dealt["to_act"][0]
+            mine = await clients[seat].state_at(tid, dealt["version"])
+            assert (await clients[seat].act(tid, mine["legal"][0]))["type"] == "ack"
+            for c in (ca, cb):
+                await c.state_at(tid, dealt["version"] + 1)
+        after = await cluster.sql(f"SELECT home, home_token, game_no FROM tables WHERE id = {tid}")
+        assert after[0] == {**home, "game_no": 2}
+    assert not a.errors() and not b.errors(), a.output() + b.output()

@@ -9,6 +9,7 @@ when the turn comes back; the robots' turns are replayed with the policy the ser
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -69,6 +70,10 @@ def test_contrecarte_played_to_the_end_with_a_colour_choice(
     seed = seed_where("contrecarte", 2, blue_still_in_force)
     fixed_seed(monkeypatch, seed)
     page = pages.new()
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(json.loads(f))))
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     enter(page, server.url, "Alice")
     create_table(page, "contrecarte", players=2)
     assert wait_turn(page) == "mine"
@@ -101,6 +106,9 @@ def test_contrecarte_played_to_the_end_with_a_colour_choice(
     # the first game's dealer: Alice deals, the robot plays first
     result.locator("#rematch").click()
     expect(result).to_be_hidden()
+    # the vote went over the open socket, not as a request of its own
+    assert len([m for m in sent if m["type"] == "rematch"]) == 1
+    assert not [u for u in posted if u.endswith("/rematch")]
     assert wait_turn(page) == "mine"
     expect(page.locator(".seat.me .chip.dealer")).to_have_count(1)
     game = get_game("contrecarte")

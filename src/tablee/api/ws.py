@@ -47,6 +47,7 @@ from tablee.protocol import (
     PlayerRef,
     Pong,
     ProtocolError,
+    Rematch,
     Reply,
     Subscribe,
     Sync,
@@ -591,6 +592,11 @@ class Connection:
             version=msg.version,
         )
 
+    async def on_rematch(self, msg: Rematch) -> None:
+        if self.player is None:
+            raise TableError(ErrorCode.UNAUTHORIZED, "say hello with your token first")
+        await self.manager.rematch(self.player, msg.table, on_accepted=lambda: self._ack(msg.id))
+
     def _chat(self) -> ChatService:
         if self.chat is None:
             raise TableError(ErrorCode.INTERNAL, "Le salon de discussion n'est pas ouvert ici.")
@@ -642,6 +648,7 @@ _HANDLERS: dict[str, Callable[[Connection, Any], Awaitable[None]]] = {
     "unsubscribe": Connection.on_unsubscribe,
     "sync": Connection.on_sync,
     "act": Connection.on_act,
+    "rematch": Connection.on_rematch,
     "ping": Connection.on_ping,
     "chat": Connection.on_chat,
     "lobby_subscribe": Connection.on_lobby_subscribe,

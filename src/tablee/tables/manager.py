@@ -485,18 +485,25 @@ class TableManager:
     ) -> LiveTable:
         return await self.edit(table_id, start(player, fill_with_bots))
 
-    async def rematch(self, player: PlayerRecord, table_id: int) -> LiveTable:
+    async def rematch(
+        self, player: PlayerRecord, table_id: int, on_accepted: Callable[[], None] | None = None
+    ) -> LiveTable:
         """A seated player's vote for a new game at the table (``seats.rematch``)."""
         return await self.edit(
-            table_id, rematch(player, secrets.randbits(62), secrets.token_hex(SALT_BYTES))
+            table_id,
+            rematch(player, secrets.randbits(62), secrets.token_hex(SALT_BYTES)),
+            on_accepted,
         )
 
-    async def edit(self, table_id: int, change: Edit) -> LiveTable:
+    async def edit(
+        self, table_id: int, change: Edit, on_accepted: Callable[[], None] | None = None
+    ) -> LiveTable:
         """A change of the table's record (seats, lifecycle, timer, names...), committed and told
         like any other; ``change`` runs on a copy of the record, and again on a fresher copy if
-        another process wrote first."""
+        another process wrote first. ``on_accepted``: called once committed, before any state
+        is sent."""
         live = await self.get(table_id)
-        await self.pipeline.commit(live, edit(change))
+        await self.pipeline.commit(live, edit(change), on_accepted=on_accepted)
         return live
 
     async def act(

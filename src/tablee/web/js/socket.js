@@ -192,6 +192,12 @@ export class TableSocket {
     return this.request(msg, true);
   }
 
+  /** A vote for a rematch at a finished table: resolves on the server's ack (its state follows);
+   * not sent again after a drop (the new state tells whether the vote counted). */
+  rematch(table) {
+    return this.request({ type: "rematch", table, id: `${this.idPrefix}-${this.nextId++}` }, false);
+  }
+
   /** Reports a chat message to the admins. */
   report(message, reason) {
     return this.request({ type: "chat_report", id: `${this.idPrefix}-${this.nextId++}`, message, reason }, false);

@@ -390,11 +390,16 @@ export class TableController {
     }
   }
 
-  /** Votes for a rematch; false when the server refused it. */
+  /** Votes for a rematch: over the socket (the state that follows shows it), or over REST while
+   * the socket is down; false when the server refused it. */
   async rematch() {
     try {
-      this.setInfo(await this.api.rematch(this.tableId));
-      this.draw();
+      if (this.socket.ready) {
+        await this.socket.rematch(this.tableId);
+      } else {
+        this.setInfo(await this.api.rematch(this.tableId));
+        this.draw();
+      }
       return true;
     } catch (e) {
       toastError(e);
