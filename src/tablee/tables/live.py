@@ -10,6 +10,7 @@ changed in place (``apply`` returns a new one), so its answers hold for as long 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -104,6 +105,30 @@ def deal_history(events: list[Event]) -> list[Event]:
         if events[i].get("type") == "deal":
             return events[i:]
     return events
+
+
+#: how many of a finished game's events (and actions) are freed a turn of the event loop
+FREE_CHUNK = 256
+
+
+def let_go(*lists: list[Any]) -> None:
+    """``lists`` (a finished game's events and actions: thousands of objects, 0.4 ms to free at
+    a game's median length and over 2 ms for a long one) are emptied a chunk a turn of the event
+    loop, after the change that let go of them has sent its frames, rather than at once while
+    the moves queued behind it wait. They are the caller's no more: emptied in place (a copy
+    would touch every item too, for half the cost). Without a running loop, nothing is done:
+    they are freed with their last reference."""
+    with contextlib.suppress(RuntimeError):  # no running loop
+        loop = asyncio.get_running_loop()
+        for items in lists:
+            if items:
+                loop.call_soon(_free_chunk, items)
+
+
+def _free_chunk(items: list[Any]) -> None:
+    del items[-FREE_CHUNK:]
+    if items:
+        asyncio.get_running_loop().call_soon(_free_chunk, items)
 
 
 def utcnow() -> datetime:
@@ -271,6 +296,7 @@ class LiveTable:
         """The table at a new version, with what is already known of its state. Another game
         (or none) starts its ``history`` afresh."""
         if state is None or self.state is None or rec.game_no != self.rec.game_no:
+            let_go(self.history, self.move_actions)
             self.history = []
             self.move_seats = []
             self.move_actions = []
