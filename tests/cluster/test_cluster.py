@@ -496,17 +496,16 @@ async def test_a_hand_over_and_its_take_back_hold_across_processes(cluster: Clus
         assert sources[:2] == ["timer", "timer"] and sources[-1] == "player", sources
 
 
-async def test_rematch_votes_over_the_sockets_of_both_processes_deal_the_next_game_at_its_home(
+async def test_rematch_votes_over_the_sockets_of_both_processes_deal_and_play_the_next_game(
     cluster: Cluster,
 ) -> None:
-    """The table's home is A; Bob's vote comes through B's socket. Both votes are acknowledged,
-    both sockets see the next game dealt, and its moves are still the home's."""
+    """The table is made on A; Bob's vote comes through B's socket. Both votes are acknowledged,
+    both sockets see the next game dealt, and it is played on (its home may follow its players)."""
     async with processes(cluster, "a", "b") as (a, b):
         alice, bob = await new_player(a, "Alice"), await new_player(b, "Bob")
         body = {"game": "toy", "players": 2, "options": {"deals": 1}}
         tid = (await rest(a, "POST", "/api/tables", alice, json=body))["id"]
         await rest(b, "POST", f"/api/tables/{tid}/join", bob)
-        home = (await cluster.sql(f"SELECT home, home_token FROM tables WHERE id = {tid}"))[0]
         async with Client(a, alice) as ca, Client(b, bob) as cb:
             clients = {0: ca, 1: cb}
             version = (await ca.subscribe(tid))["version"]
@@ -531,6 +530,6 @@ async def test_rematch_votes_over_the_sockets_of_both_processes_deal_the_next_ga
             assert (await clients[seat].act(tid, mine["legal"][0]))["type"] == "ack"
             for c in (ca, cb):
                 await c.state_at(tid, dealt["version"] + 1)
-        after = await cluster.sql(f"SELECT home, home_token, game_no FROM tables WHERE id = {tid}")
-        assert after[0] == {**home, "game_no": 2}
+        after = await cluster.sql(f"SELECT game_no, status FROM tables WHERE id = {tid}")
+        assert after == [{"game_no": 2, "status": "playing"}]
     assert not a.errors() and not b.errors(), a.output() + b.output()
