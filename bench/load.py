@@ -3,8 +3,9 @@
 For each N: starts ``tablee serve`` (a subprocess, SQLite in a temporary folder unless
 ``--database-url``), creates 4N guest players and N tables of Contrecarte, connects every player
 over the WebSocket, and lets each play random legal moves on its turn (a finished game is followed
-by a rematch, voted over the WebSocket as the browser does). Then the same clients drive ``bench/bare_ws.py`` — a bare FastAPI
-WebSocket server sending frames of the same sizes, with no game and no database — in the same run.
+by a rematch, voted over the WebSocket as the browser does). Then the same clients drive
+``bench/bare_ws.py`` — a bare FastAPI WebSocket server sending frames of the same sizes, with no
+game and no database — in the same run.
 
 Printed per N and server: moves/s, p50/p99 latency from sending ``act`` to receiving the ``state``
 it produced, server CPU and memory (RSS, peak RSS); and the tablée/bare ratios. Before the
