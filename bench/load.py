@@ -3,7 +3,8 @@
 For each N: starts ``tablee serve`` (a subprocess, SQLite in a temporary folder unless
 ``--database-url``), creates 4N guest players and N tables of Contrecarte, connects every player
 over the WebSocket, and lets each play random legal moves on its turn (a finished game is followed
-by a rematch, voted over the WebSocket as the browser does). Then the same clients drive
+by a rematch, voted over the WebSocket as the browser does; ``--votes rest``: over REST, as the
+browser votes while its socket is down). Then the same clients drive
 ``bench/bare_ws.py`` — a bare FastAPI WebSocket server sending frames of the same sizes, with no
 game and no database — in the same run.
 
@@ -303,7 +304,7 @@ async def player(
     stats: Stats,
     window: dict[str, float],
     rnd: random.Random,
-    rematch: bool,
+    votes: str | None,
     connecting: asyncio.Semaphore,
     ready: asyncio.Event,
     *,
@@ -337,7 +338,7 @@ async def player(
         # made for every frame, client CPU taken from the server's core on a machine of two
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout_at(window["stop_at"]):
-                await _play(ws, seat, first, stats, window, rnd, rematch, pace)
+                await _play(ws, seat, first, stats, window, rnd, votes, pace)
     except websockets.ConnectionClosed as exc:
         # counted, and the run goes on without this seat (a seat not ready yet is let go)
         stats.errors[f"closed {exc.rcvd.code if exc.rcvd else 'without a close frame'}"] += 1
@@ -353,7 +354,7 @@ async def _play(
     stats: Stats,
     window: dict[str, float],
     rnd: random.Random,
-    rematch: bool,
+    votes: str | None,
     pace: float,
 ) -> None:
     """A seat's moves from its first state until the run's end (its caller's deadline)."""
@@ -382,15 +383,21 @@ async def _play(
             if "info" in msg:  # left out of a change's state when it did not change
                 game_no = msg["info"]["game_no"]
             if msg.get("over"):
-                if rematch and game_no > voted:
+                if votes is not None and game_no > voted:
                     voted = game_no
                     if seat.seat == 0:
                         stats.ends.append(now)
                         if now >= measure_from:
                             stats.games += 1
-                    # a vote over the socket, as the browser sends it (its ack is not a move's)
-                    vote = {"type": "rematch", "table": seat.table, "id": f"r{game_no}"}
-                    await ws.send(json.dumps(vote))
+                    if votes == "rest":
+                        # as the browser votes while its socket is down (``--votes rest``)
+                        task = asyncio.get_running_loop().create_task(_rest_vote(ws, seat))
+                        _VOTING.add(task)
+                        task.add_done_callback(_VOTING.discard)
+                    else:
+                        # over the socket, as the browser votes (its ack is not a move's)
+                        vote = {"type": "rematch", "table": seat.table, "id": f"r{game_no}"}
+                        await ws.send(json.dumps(vote))
                 continue
             if pending is None and msg["legal"] and seat.seat in msg["to_act"]:
                 if pace > 0:
@@ -412,10 +419,27 @@ async def _play(
             pending = None
 
 
+#: each client process's HTTP client for ``--votes rest`` (made in its own event loop)
+_HTTP: dict[str, httpx.AsyncClient] = {}
+_VOTING: set[asyncio.Task[None]] = set()
+
+
+async def _rest_vote(ws: Any, seat: Seat) -> None:
+    host, port = ws.remote_address[:2]
+    base = f"http://{host}:{port}"
+    if base not in _HTTP:
+        _HTTP[base] = httpx.AsyncClient(
+            base_url=base, limits=httpx.Limits(max_connections=20), timeout=60
+        )
+    auth = {"Authorization": f"Bearer {seat.token}"}
+    with contextlib.suppress(httpx.HTTPError):  # the run may be ending
+        await _HTTP[base].post(f"/api/tables/{seat.table}/rematch", headers=auth)
+
+
 async def _clients(
     uri: str,
     seats: list[Seat],
-    rematch: bool,
+    votes: str | None,
     warmup: float,
     seconds: float,
     ready: Any,
@@ -440,7 +464,7 @@ async def _clients(
                 stats,
                 window,
                 random.Random(rnd.random()),
-                rematch,
+                votes,
                 connecting,
                 r,
                 go=local_go,
@@ -469,6 +493,9 @@ async def _clients(
     local_go.set()
     await asyncio.gather(*tasks)
     stats.client_cpu = _cpu() - cpu0
+    await asyncio.gather(*_VOTING, return_exceptions=True)
+    for http in _HTTP.values():
+        await http.aclose()
     if pace > 0:
         gc.enable()
     return stats
@@ -482,7 +509,7 @@ def _cpu() -> float:
 def _worker(
     uri: str,
     seats: list[Seat],
-    rematch: bool,
+    votes: str | None,
     warmup: float,
     seconds: float,
     ready: Any,
@@ -493,9 +520,7 @@ def _worker(
     trace: bool = False,
 ) -> None:
     _raise_fd_limit()
-    stats = asyncio.run(
-        _clients(uri, seats, rematch, warmup, seconds, ready, go, start, pace, trace)
-    )
+    stats = asyncio.run(_clients(uri, seats, votes, warmup, seconds, ready, go, start, pace, trace))
     results.put(stats)
 
 
@@ -504,7 +529,7 @@ async def drive(
     seats: list[Seat],
     warmup: float,
     seconds: float,
-    rematch: bool,
+    votes: str | None,
     procs: int,
     server: Proc | Servers,
     pace: float = 0.0,
@@ -521,7 +546,7 @@ async def drive(
     workers = [
         ctx.Process(
             target=_worker,
-            args=(uri, g, rematch, warmup, seconds, ready, go, start, results, pace, trace),
+            args=(uri, g, votes, warmup, seconds, ready, go, start, results, pace, trace),
         )
         for g in groups
     ]
@@ -995,7 +1020,7 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
                     seats,
                     args.warmup,
                     args.seconds,
-                    True,
+                    args.votes,
                     args.procs,
                     servers,
                     args.pace,
@@ -1043,9 +1068,7 @@ async def run_one(n: int, args: argparse.Namespace) -> list[dict[str, Any]]:
             for s in range(args.players)
         ]
         ws = f"ws://127.0.0.1:{port}/ws"
-        stats = await drive(
-            ws, seats, args.warmup, args.seconds, False, args.procs, bare, args.pace
-        )
+        stats = await drive(ws, seats, args.warmup, args.seconds, None, args.procs, bare, args.pace)
         rows.append(summary("bare", stats, args))
     finally:
         bare.stop()
@@ -1106,6 +1129,13 @@ def main() -> None:
         " into this file (one process): where a move's time goes",
     )
     p.add_argument("--no-bare", action="store_true", help="skip the bare server")
+    p.add_argument(
+        "--votes",
+        choices=("socket", "rest"),
+        default="socket",
+        help="how the players vote the rematch: over the WebSocket as the browser does, or over "
+        "REST as it does while its socket is down",
+    )
     p.add_argument(
         "--deflate", action="store_true", help="clients offer permessage-deflate, as browsers do"
     )
