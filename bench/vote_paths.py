@@ -113,10 +113,11 @@ async def run(args: argparse.Namespace) -> None:
             for r in range(args.rounds):
                 for way in ways if r % 2 == 0 else ways[::-1]:
                     cpu = server.cpu()
-                    if way == "rest":
-                        times = await over_rest(clients, args.votes)
-                    else:
-                        times = await over_socket(sockets, args.votes)
+                    async with asyncio.timeout(120):  # a vote left unanswered fails the run
+                        if way == "rest":
+                            times = await over_rest(clients, args.votes)
+                        else:
+                            times = await over_socket(sockets, args.votes)
                     used = server.cpu() - cpu
                     print(
                         f"{r + 1:>5} {way:>7} {1e6 * used / len(times):>12.0f}"
@@ -130,15 +131,16 @@ async def run(args: argparse.Namespace) -> None:
             server.stop()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--tables", type=int, default=25)
     p.add_argument("--votes", type=int, default=40, help="votes of each player a round and way")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--pin", action="store_true", help="the server on the first core alone")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     asyncio.run(run(args))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

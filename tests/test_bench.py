@@ -202,3 +202,22 @@ def test_the_load_bench_tells_the_moves_sent_beside_a_game_s_end_from_the_others
     assert figures["beside p99 ms"] == pytest.approx(8)
     assert figures["apart p99 ms"] == pytest.approx(6)
     assert load_bench._beside(load_bench.Stats(latencies=[0.001], sent=[1.0])) == {}
+
+
+def test_the_vote_paths_bench_votes_both_ways_each_round(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # each vote is checked in the bench itself: refused ``not_finished`` over REST and over the
+    # socket, answered within its time
+    bench = load("vote_paths")
+    assert bench.main(["--tables", "1", "--votes", "3", "--rounds", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "1 tables, 4 players, 3 votes each a round"
+    rows = [line.split() for line in lines[2:]]
+    assert [(r[0], r[1]) for r in rows] == [
+        ("1", "rest"),
+        ("1", "socket"),
+        ("2", "socket"),
+        ("2", "rest"),
+    ]
+    assert all(float(r[3]) > 0 and float(r[4]) >= float(r[3]) for r in rows)
