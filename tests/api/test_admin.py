@@ -513,6 +513,18 @@ def test_renaming_a_player_shows_at_their_tables_at_once(sqlite_adm: Admin) -> N
 # -- stats and audit ------------------------------------------------------------------------------
 
 
+def test_a_process_alone_says_it_shares_the_database_with_none(adm: Admin) -> None:
+    srv = adm.srv
+    playing_toy(srv, srv.player("Alice"), srv.player("Bob"))
+    # the one process is every table's home: no lease, no table without one
+    assert adm.get("/processes") == {
+        "multi_process": False,
+        "this": None,
+        "processes": [],
+        "tables_without_home": 0,
+    }
+
+
 def test_stats_count_live_tables_sockets_moves_and_games_finished_today(adm: Admin) -> None:
     srv = adm.srv
     alice, bob = srv.player("Alice"), srv.player("Bob")

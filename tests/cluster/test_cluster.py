@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.cluster.kit import Client, Cluster, Player, Proc, new_player, processes, rest
+from tests.cluster.kit import Client, Cluster, Player, Proc, new_player, processes, rest, toy_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -533,3 +533,44 @@ async def test_rematch_votes_over_the_sockets_of_both_processes_deal_and_play_th
         after = await cluster.sql(f"SELECT game_no, status FROM tables WHERE id = {tid}")
         assert after == [{"game_no": 2, "status": "playing"}]
     assert not a.errors() and not b.errors(), a.output() + b.output()
+
+
+async def test_the_admin_sees_each_process_s_lease_its_tables_and_those_left_without_a_home(
+    cluster: Cluster,
+) -> None:
+    token = ADMIN["Authorization"].removeprefix("Bearer ")
+    async with processes(cluster, "a", "b", admin_token=token) as (a, b):
+        alice, bob, tid = await toy_table(a, b)
+        home = (await cluster.sql(f"SELECT home FROM tables WHERE id = {tid}"))[0]["home"]
+        seen = await rest(b, "GET", "/api/admin/processes", headers=ADMIN)
+        assert seen["multi_process"] is True and seen["tables_without_home"] == 0
+        by_id = {p["id"]: p for p in seen["processes"]}
+        assert len(by_id) == 2 and all(p["alive"] for p in by_id.values())
+        # the table was made through A, its home; B answers, and says so
+        assert by_id[home]["tables"] == 1 and not by_id[home]["this"]
+        (other,) = set(by_id) - {home}
+        assert by_id[other]["tables"] == 0 and by_id[other]["this"]
+        assert seen["this"] == other
+        # A dies: its lease runs out, and its table waits for a process to need it
+        a.kill()
+        async with asyncio.timeout(30):
+            while True:
+                seen = await rest(b, "GET", "/api/admin/processes", headers=ADMIN)
+                if seen["tables_without_home"] == 1:
+                    break
+                await asyncio.sleep(0.2)
+        by_id = {p["id"]: p for p in seen["processes"]}
+        assert by_id[home]["alive"] is False and by_id[other]["alive"] is True
+        # a move through B makes B the table's home
+        async with Client(b, alice) as ca:
+            st = await ca.subscribe(tid)
+            if st["to_act"] != [0]:
+                async with Client(b, bob) as cb:
+                    mine = await cb.subscribe(tid)
+                    assert (await cb.act(tid, mine["legal"][0]))["type"] == "ack"
+            else:
+                assert (await ca.act(tid, st["legal"][0]))["type"] == "ack"
+        seen = await rest(b, "GET", "/api/admin/processes", headers=ADMIN)
+        by_id = {p["id"]: p for p in seen["processes"]}
+        assert seen["tables_without_home"] == 0 and by_id[other]["tables"] == 1
+        assert by_id[home]["tables"] == 0

@@ -492,6 +492,35 @@ async def stats(
     }
 
 
+@router.get("/processes")
+async def list_processes(manager: ManagerDep) -> dict[str, Any]:
+    """The app processes that share the database (docs/scaling.md): each one's lease as the
+    database says now, how many tables it is the home of, and which one answers; and the playing
+    tables that no live process is the home of (the next that needs one takes it). A process
+    alone: ``multi_process`` false, and no leases (it is every table's home)."""
+    coordination = manager.coordination
+    found = await coordination.leases()
+    if found is None:
+        return {"multi_process": False, "this": None, "processes": [], "tables_without_home": 0}
+    leases, orphans = found
+    this = coordination.process_id
+    return {
+        "multi_process": True,
+        "this": this,
+        "processes": [
+            {
+                "id": lease.process,
+                "alive": lease.alive,
+                "alive_until": lease.alive_until.isoformat(),
+                "tables": lease.tables,
+                "this": lease.process == this,
+            }
+            for lease in leases
+        ],
+        "tables_without_home": orphans,
+    }
+
+
 @router.get("/audit")
 async def audit_log(
     repo: AdminQueriesDep,

@@ -144,6 +144,46 @@ class Homes:
             await conn.execute(delete(m.Process).where(m.Process.id == self.process))
 
 
+@dataclass(frozen=True)
+class Lease:
+    """A process's lease as the database says now (``GET /api/admin/processes``)."""
+
+    process: str
+    alive_until: datetime
+    #: the lease runs (False: the process stopped renewing it; its tables go to the next taker)
+    alive: bool
+    #: the tables whose home it is
+    tables: int
+
+
+async def leases(store: Store) -> tuple[list[Lease], int]:
+    """Every process's lease, with the tables each is home of, and how many playing tables have
+    no home alive (their next move, timer or robot makes the process that needs one their home).
+    A process that stopped cleanly has no row any more."""
+    homed = (
+        select(m.Table.home, func.count().label("n"))
+        .where(m.Table.home.is_not(None))
+        .group_by(m.Table.home)
+        .subquery()
+    )
+    q = (
+        select(
+            m.Process.id,
+            m.Process.alive_until,
+            m.Process.alive_until > func.now(),
+            func.coalesce(homed.c.n, 0),
+        )
+        .outerjoin(homed, homed.c.home == m.Process.id)
+        .order_by(m.Process.id)
+    )
+    alive = exists().where(m.Process.id == m.Table.home, m.Process.alive_until > func.now())
+    orphans = select(func.count()).where(m.Table.status == PLAYING, ~alive)
+    async with store.session() as s:
+        rows = (await s.execute(q)).all()
+        orphaned = int(await s.scalar(orphans) or 0)
+    return [Lease(p, until, bool(up), int(n)) for p, until, up, n in rows], orphaned
+
+
 def homeless(process: str) -> ColumnElement[bool]:
     """Tables whose home is nobody alive but, maybe, this process."""
     alive = exists().where(m.Process.id == m.Table.home, m.Process.alive_until > func.now())

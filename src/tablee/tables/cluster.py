@@ -86,7 +86,7 @@ from tablee.limits import Rate
 from tablee.protocol import ErrorCode, dumps
 from tablee.settings import Settings
 from tablee.store import Store
-from tablee.store.cluster import Home, Homes, due_tables, idle_bot_tables
+from tablee.store.cluster import Home, Homes, Lease, due_tables, idle_bot_tables, leases
 
 from .broker import Broker
 from .coordination import Coordination, Host
@@ -132,6 +132,7 @@ KEEP_SECONDS = 2.0
 
 class Cluster(Coordination):
     shared = True
+    process_id: str
 
     def __init__(self, store: Store, settings: Settings, broker: Broker | None = None) -> None:
         if store.engine.dialect.name != "postgresql":
@@ -419,6 +420,9 @@ class Cluster(Coordination):
             log.exception("a move sent by another process failed")
             refusal = [ErrorCode.INTERNAL, "the move could not be made; try again"]
             broker.send(sender, "r\n" + dumps({"n": number, "e": refusal}))
+
+    async def leases(self) -> tuple[list[Lease], int]:
+        return await leases(self.host.store)
 
     def counts(self) -> dict[str, int]:
         return {

@@ -33,6 +33,7 @@ from .broker import Broker, LocalBroker
 
 if TYPE_CHECKING:
     from tablee.store import Store
+    from tablee.store.cluster import Lease
 
     from .fanout import Frames
     from .live import LiveTable
@@ -205,6 +206,14 @@ class Coordination:
     def counts(self) -> dict[str, int]:
         """What crossed between processes since start-up, by kind (metrics)."""
         return {}
+
+    #: this process's name among those that share the database (None: it is the only one)
+    process_id: str | None = None
+
+    async def leases(self) -> tuple[list[Lease], int] | None:
+        """Every process's lease, and how many playing tables have no home alive (an admin's
+        view, ``GET /api/admin/processes``); None: this process is the only one."""
+        return None
 
     async def take_token(self, key: str, rate: Rate) -> float | None:
         """A token from the bucket ``key`` that every process shares: 0 when taken, else the
