@@ -212,6 +212,7 @@ def test_showing_a_table_in_full_gives_every_hand_and_the_seed_and_is_audited(
     assert full["state"] == toy_game.to_json(live.state)
     assert full["to_act"] == [0] and full["legal"]["0"]
     assert full["table"]["seats"][1]["name"] == "Bob"
+    assert full["home"] is None  # a process alone is every table's home
     (row,) = adm.audit()
     assert row["actor"] == "admin" and row["action"] == "table.inspect"
     assert (row["target_type"], row["target_id"]) == ("table", t["id"])

@@ -551,6 +551,8 @@ async def test_the_admin_sees_each_process_s_lease_its_tables_and_those_left_wit
         (other,) = set(by_id) - {home}
         assert by_id[other]["tables"] == 0 and by_id[other]["this"]
         assert seen["this"] == other
+        shown = await rest(b, "GET", f"/api/admin/tables/{tid}", headers=ADMIN)
+        assert shown["home"] == {"process": home, "token": 1, "alive": True}
         # A dies: its lease runs out, and its table waits for a process to need it
         a.kill()
         async with asyncio.timeout(30):
@@ -561,6 +563,8 @@ async def test_the_admin_sees_each_process_s_lease_its_tables_and_those_left_wit
                 await asyncio.sleep(0.2)
         by_id = {p["id"]: p for p in seen["processes"]}
         assert by_id[home]["alive"] is False and by_id[other]["alive"] is True
+        shown = await rest(b, "GET", f"/api/admin/tables/{tid}", headers=ADMIN)
+        assert shown["home"] == {"process": home, "token": 1, "alive": False}
         # a move through B makes B the table's home
         async with Client(b, alice) as ca:
             st = await ca.subscribe(tid)
@@ -574,3 +578,5 @@ async def test_the_admin_sees_each_process_s_lease_its_tables_and_those_left_wit
         by_id = {p["id"]: p for p in seen["processes"]}
         assert seen["tables_without_home"] == 0 and by_id[other]["tables"] == 1
         assert by_id[home]["tables"] == 0
+        shown = await rest(b, "GET", f"/api/admin/tables/{tid}", headers=ADMIN)
+        assert shown["home"] == {"process": other, "token": 2, "alive": True}

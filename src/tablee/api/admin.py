@@ -149,9 +149,16 @@ async def list_tables(
 async def show_table(
     table_id: TableId, admin: AdminDep, manager: ManagerDep, repo: AdminQueriesDep, ops: OpsDep
 ) -> dict[str, Any]:
-    """The table in full, hands and seed included (audited: ``table.inspect``)."""
+    """The table in full, hands and seed included, and its home with several processes
+    (audited: ``table.inspect``)."""
     live = await manager.current(table_id)
     out = table_admin.full_state(manager, live)
+    # with several processes, the process that makes its changes (docs/scaling.md), read from
+    # the database: this process's copy may be a relay's
+    home = await manager.coordination.home_of(table_id)
+    out["home"] = None
+    if home is not None:
+        out["home"] = {"process": home.process, "token": home.token, "alive": home.alive}
     await audit(repo, ops, admin, "table.inspect", "table", table_id, {"version": live.rec.version})
     return out
 

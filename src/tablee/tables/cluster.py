@@ -421,6 +421,9 @@ class Cluster(Coordination):
             refusal = [ErrorCode.INTERNAL, "the move could not be made; try again"]
             broker.send(sender, "r\n" + dumps({"n": number, "e": refusal}))
 
+    async def home_of(self, table_id: int) -> Home | None:
+        return (await self.homes.homes([table_id])).get(table_id)
+
     async def leases(self) -> tuple[list[Lease], int]:
         return await leases(self.host.store)
 

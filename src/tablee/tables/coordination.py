@@ -33,7 +33,7 @@ from .broker import Broker, LocalBroker
 
 if TYPE_CHECKING:
     from tablee.store import Store
-    from tablee.store.cluster import Lease
+    from tablee.store.cluster import Home, Lease
 
     from .fanout import Frames
     from .live import LiveTable
@@ -209,6 +209,11 @@ class Coordination:
 
     #: this process's name among those that share the database (None: it is the only one)
     process_id: str | None = None
+
+    async def home_of(self, table_id: int) -> Home | None:
+        """The table's home as the database says now; None: this process, the only one, is
+        every table's home (or there is no such table)."""
+        return None
 
     async def leases(self) -> tuple[list[Lease], int] | None:
         """Every process's lease, and how many playing tables have no home alive (an admin's
