@@ -11,7 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tablee.store import StaleVersion, Store, TableRecord
-from tablee.store.cluster import Homes
+from tablee.store.cluster import Homes, leases
+from tablee.tables.records import PLAYING
 from tests.serverkit import Database
 from tests.store.kit import toy_table
 
@@ -101,6 +102,36 @@ async def test_a_process_that_leaves_gives_its_tables_up_at_once(
     await a.leave()
     theirs = await b.take(rec.id)
     assert theirs is not None and theirs.process == "proc-b" and theirs.token == 2
+
+
+async def test_the_lease_of_a_process_dead_long_enough_is_forgotten_and_its_table_taken(
+    stores: tuple[Store, Store],
+) -> None:
+    s1, s2 = stores
+    a = Homes(s1, "proc-a", 0.1)
+    await a.beat()
+    rec = await toy_table(s1, seed=3)
+    mine = await a.take(rec.id)
+    assert mine is not None
+    await _bump(s1, dataclasses.replace(rec, status=PLAYING), mine.token)  # its game began
+    await asyncio.sleep(0.3)  # a died: its lease ran out
+    b = Homes(s2, "proc-b", 30.0, forget_seconds=60.0)
+    await b.beat()
+    # ran out, not long enough ago: still there for an admin to see, not alive
+    leased, orphans = await leases(s2)
+    assert [(x.process, x.alive, x.tables) for x in leased] == [
+        ("proc-a", False, 1),
+        ("proc-b", True, 0),
+    ]
+    assert orphans == 1
+    b.forget_seconds = 0.1
+    await b.beat()
+    leased, orphans = await leases(s2)
+    assert [(x.process, x.alive) for x in leased] == [("proc-b", True)]
+    assert orphans == 1  # its table still names it: homeless all the same
+    theirs = await b.take(rec.id)
+    assert theirs is not None and theirs.process == "proc-b" and theirs.token == 2
+    assert (await leases(s2))[1] == 0
 
 
 async def test_a_home_hands_its_table_to_a_live_process_and_its_own_writes_are_refused(

@@ -73,19 +73,36 @@ class Home:
     version: int = 0
 
 
+#: how long the lease of a process that died stays in ``processes`` once it ran out (an admin
+#: sees it there, ``GET /api/admin/processes``); each start names a new process, so without it
+#: every crash would leave a row for good. A table whose home's row is gone is homeless, as when
+#: the lease ran out: nothing else reads the row.
+FORGET_SECONDS = 3600.0
+
+
 class Homes:
-    def __init__(self, store: Store, process: str, lease_seconds: float) -> None:
+    def __init__(
+        self,
+        store: Store,
+        process: str,
+        lease_seconds: float,
+        forget_seconds: float = FORGET_SECONDS,
+    ) -> None:
         self.store = store
         self.process = process
         self.lease_seconds = lease_seconds
+        self.forget_seconds = forget_seconds
 
     async def beat(self) -> None:
-        """This process is alive for another ``lease_seconds`` (the database's clock)."""
+        """This process is alive for another ``lease_seconds`` (the database's clock); the leases
+        that ran out over ``forget_seconds`` ago are deleted."""
         until = func.now() + text(f"interval '{float(self.lease_seconds)} seconds'")
         q = pg_insert(m.Process).values(id=self.process, alive_until=until)
         q = q.on_conflict_do_update(index_elements=[m.Process.id], set_={"alive_until": until})
+        long_dead = func.now() - text(f"interval '{float(self.forget_seconds)} seconds'")
         async with self.store.engine.begin() as conn:
             await conn.execute(q)
+            await conn.execute(delete(m.Process).where(m.Process.alive_until < long_dead))
 
     async def take(self, table_id: int) -> Home | None:
         """Makes this process the table's home if it has none or its home is not alive (a new
