@@ -11,7 +11,7 @@ import asyncio
 import json
 import os
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
@@ -29,6 +29,7 @@ from tablee.engine.secrecy import leaks
 from tablee.games import get_game, register
 from tablee.games.registry import _GAMES
 from tablee.settings import Settings
+from tablee.store import Store
 
 POSTGRES_ENV = "TABLEE_TEST_POSTGRES_URL"
 
@@ -67,7 +68,6 @@ class Database:
 
     def query(self, method: str, *args: Any) -> Any:
         """One call of a ``Store`` method, with no app running."""
-        from tablee.store import Store
 
         async def run() -> Any:
             store = Store(self.url, self.schema)
@@ -144,6 +144,23 @@ def _postgres_schema() -> Iterator[Database]:
 @pytest.fixture
 def sqlite_db(tmp_path: Any) -> Database:
     return Database("sqlite", f"sqlite+aiosqlite:///{tmp_path}/tablee.db")
+
+
+async def migrated(db: Database) -> AsyncIterator[Store]:
+    """A migrated store on ``db``, closed after."""
+    s = Store(db.url, db.schema)
+    await s.migrate()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+async def store(database: Database) -> AsyncIterator[Store]:
+    """A migrated store on a clean database (SQLite, then PostgreSQL)."""
+    async for s in migrated(database):
+        yield s
 
 
 class OtherProcesses:

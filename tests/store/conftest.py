@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tablee.store import Store
-from tests.serverkit import Database, database, postgres_db, sqlite_db, toy_game
+from tests.serverkit import Database, database, migrated, postgres_db, sqlite_db, store, toy_game
 
 __all__ = [
     "database",
@@ -18,31 +18,15 @@ __all__ = [
 ]
 
 
-async def _migrated(db: Database) -> AsyncIterator[Store]:
-    s = Store(db.url, db.schema)
-    await s.migrate()
-    try:
-        yield s
-    finally:
-        await s.close()
-
-
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[Store]:
-    """A migrated store on a clean database (SQLite, then PostgreSQL)."""
-    async for s in _migrated(database):
-        yield s
-
-
 @pytest.fixture
 async def sqlite_store(sqlite_db: Database) -> AsyncIterator[Store]:
     """A migrated store on a new SQLite file, for what only SQLite does (its writer's thread)."""
-    async for s in _migrated(sqlite_db):
+    async for s in migrated(sqlite_db):
         yield s
 
 
 @pytest.fixture
 async def postgres_store(postgres_db: Database) -> AsyncIterator[Store]:
     """A migrated store on a new PostgreSQL schema, for what only PostgreSQL does."""
-    async for s in _migrated(postgres_db):
+    async for s in migrated(postgres_db):
         yield s

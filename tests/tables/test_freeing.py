@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from tablee.store import Store
 from tablee.tables import TableManager
 from tablee.tables import live as live_module
 from tablee.tables.live import FREE_CHUNK, let_go
-from tests.serverkit import Database
 
 GAME = get_game("contrecarte")
 
@@ -54,14 +52,6 @@ def test_without_a_running_loop_let_go_leaves_the_items_to_their_last_reference(
     let_go(items)
     del items
     assert _alive(refs) == 0
-
-
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[Store]:
-    s = Store(database.url, database.schema)
-    await s.migrate()
-    yield s
-    await s.close()
 
 
 async def test_the_vote_that_deals_the_next_game_frees_the_last_games_history_after_it(
