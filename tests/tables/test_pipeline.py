@@ -14,7 +14,7 @@ from tablee.games import get_game
 from tablee.store import Store
 from tablee.tables import TableManager
 from tablee.tables import admin as table_admin
-from tests.serverkit import Database, ToyGame
+from tests.serverkit import Database, ToyGame, migrated
 
 
 class Socket:
@@ -28,10 +28,8 @@ class Socket:
 
 @pytest.fixture
 async def store(sqlite_db: Database, toy_game: ToyGame) -> AsyncIterator[Store]:
-    s = Store(sqlite_db.url)
-    await s.migrate()
-    yield s
-    await s.close()
+    async for s in migrated(sqlite_db):
+        yield s
 
 
 async def test_a_move_asks_the_game_for_to_act_and_each_seats_legal_actions_once(
