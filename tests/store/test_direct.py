@@ -20,7 +20,7 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from tablee.store import LoggedAction, StaleVersion, Store, TableRecord
+from tablee.store import LoggedAction, StaleVersion, Store, TableRecord, direct
 from tablee.store.direct import SqliteMoves, direct_writer, driver_target
 from tablee.store.writes import DirectWriter, TableWrite, TableWriter, takes
 from tests.serverkit import Database
@@ -414,8 +414,9 @@ async def test_a_game_s_end_written_in_sqlite_s_thread_has_the_values_the_engine
 
 
 async def test_a_move_s_writer_resumes_in_the_turn_after_sqlite_s_thread_hands_its_commit_back(
-    sqlite_store: Store,
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(direct, "ON_LOOP_MOST", 0)  # every group through the thread
     # a turn of the event loop less on every move's way: the writers of a batch of moves are
     # told from the thread's completion callback, so they resume in the very next turn, before
     # the group commit's own task (which tells the commit hooks) and not a turn after it
@@ -534,6 +535,7 @@ async def test_the_event_loop_goes_on_while_another_connection_holds_the_sqlite_
         after, move = _move(t, 1)
         holder.start()
         assert await asyncio.to_thread(held.wait, 5)
+        on_loop, to_thread = moves.on_loop, moves.to_thread
         moving = asyncio.create_task(store.record_action(after, t.version, move))
         for _ in range(10):
             await asyncio.sleep(0.01)
@@ -541,7 +543,97 @@ async def test_the_event_loop_goes_on_while_another_connection_holds_the_sqlite_
         release.set()
         await asyncio.wait_for(moving, 10)
         assert [a.seq for a in await store.actions(t.id, 1)] == [1]
+        # the loop found the lock held and left the move to the thread, which waited for it
+        assert (moves.on_loop, moves.to_thread) == (on_loop, to_thread + 1)
     finally:
         release.set()
         if holder.is_alive():
             await asyncio.to_thread(holder.join, 10)
+
+
+def _thread_of_each_write(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """The thread and the size of each group of moves written from now on."""
+    seen: list[tuple[str, int]] = []
+    real = direct._sqlite_write
+
+    def spied(conn: sqlite3.Connection, rows: list[tuple[Any, ...]], *rest: Any) -> Any:
+        seen.append((threading.current_thread().name, len(rows)))
+        return real(conn, rows, *rest)
+
+    monkeypatch.setattr(direct, "_sqlite_write", spied)
+    return seen
+
+
+async def test_a_move_at_a_room_s_pace_is_committed_on_the_event_loop_not_in_sqlite_s_thread(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a move alone: its commit on the loop, no hand-over to the thread and back; a larger group
+    # (a busy server's) in the thread, the loop free meanwhile
+    store = sqlite_store
+    moves = store._writes.direct
+    assert isinstance(moves, SqliteMoves)
+    tables = [await _playing(store, 30 + i) for i in range(direct.ON_LOOP_MOST + 1)]
+    seen = _thread_of_each_write(monkeypatch)
+    after, move = _move(tables[0], 1)
+    await store.record_action(after, tables[0].version, move)
+    assert seen == [(threading.current_thread().name, 1)]
+    assert [a.seq for a in await store.actions(tables[0].id, 1)] == [1]
+
+    seen.clear()
+    group = [_move(after, 2)] + [_move(t, 1) for t in tables[1:]]
+    versions = [after.version] + [t.version for t in tables[1:]]
+    await asyncio.gather(
+        *(store.record_action(a, v, m) for (a, m), v in zip(group, versions, strict=True))
+    )
+    assert seen == [("tablee-moves", direct.ON_LOOP_MOST + 1)]
+    for t, (_, m) in zip([after, *tables[1:]], group, strict=True):
+        assert m.seq in [a.seq for a in await store.actions(t.id, 1)]
+
+
+async def test_after_a_slow_commit_on_the_event_loop_the_moves_go_to_sqlite_s_thread_a_while(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a slow disk must not hold the loop move after move: one slow commit on it, and the next
+    # groups wait for the disk in the thread
+    store = sqlite_store
+    moves = store._writes.direct
+    assert isinstance(moves, SqliteMoves)
+    t = await _playing(store, 40)
+    seen = _thread_of_each_write(monkeypatch)
+    monkeypatch.setattr(direct, "ON_LOOP_SLOW", -1.0)  # every commit is slow
+    first, second = _move(t, 1), None
+    await store.record_action(first[0], t.version, first[1])
+    second = _move(first[0], 2)
+    await store.record_action(second[0], first[0].version, second[1])
+    assert [name for name, _ in seen] == [threading.current_thread().name, "tablee-moves"]
+    assert moves.slow == 1
+    assert [a.seq for a in await store.actions(t.id, 1)] == [1, 2]
+
+
+async def test_the_moves_written_on_the_event_loop_are_checkpointed_by_sqlite_s_thread(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the loop's connection never checkpoints (a copy and a sync on the loop): the thread copies
+    # its moves from the log into the database file
+    store = sqlite_store
+    moves = store._writes.direct
+    assert isinstance(moves, SqliteMoves)
+    monkeypatch.setattr(direct, "CHECKPOINT_EVERY", 2)
+    t = await _playing(store, 41)
+    with closing(sqlite3.connect(moves.path)) as other:
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    seen = _thread_of_each_write(monkeypatch)
+    first = _move(t, 1)
+    await store.record_action(first[0], t.version, first[1])
+    second = _move(first[0], 2)
+    await store.record_action(second[0], first[0].version, second[1])
+    assert [name for name, _ in seen] == [threading.current_thread().name] * 2
+    assert moves._checkpoint is not None
+    await asyncio.wait_for(moves._checkpoint, 10)
+
+    # the database file alone, without its log: the moves are in it
+    alone = Path(moves.path).with_name("alone.db")
+    alone.write_bytes(Path(moves.path).read_bytes())
+    with closing(sqlite3.connect(alone)) as copy:
+        seqs = copy.execute(f"SELECT seq FROM actions WHERE table_id = {t.id}").fetchall()
+    assert sorted(seqs) == [(1,), (2,)]
