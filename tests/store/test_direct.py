@@ -564,14 +564,20 @@ def _thread_of_each_write(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, in
     return seen
 
 
+async def _two_moves(store: Store, t: TableRecord) -> None:
+    """Moves 1 and 2 of ``t``, one after the other, each a group of its own."""
+    first = _move(t, 1)
+    await store.record_action(first[0], t.version, first[1])
+    second = _move(first[0], 2)
+    await store.record_action(second[0], first[0].version, second[1])
+
+
 async def test_a_move_at_a_room_s_pace_is_committed_on_the_event_loop_not_in_sqlite_s_thread(
     sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a move alone: its commit on the loop, no hand-over to the thread and back; a larger group
     # (a busy server's) in the thread, the loop free meanwhile
     store = sqlite_store
-    moves = store._writes.direct
-    assert isinstance(moves, SqliteMoves)
     tables = [await _playing(store, 30 + i) for i in range(direct.ON_LOOP_MOST + 1)]
     seen = _thread_of_each_write(monkeypatch)
     after, move = _move(tables[0], 1)
@@ -601,10 +607,7 @@ async def test_after_a_slow_commit_on_the_event_loop_the_moves_go_to_sqlite_s_th
     t = await _playing(store, 40)
     seen = _thread_of_each_write(monkeypatch)
     monkeypatch.setattr(direct, "ON_LOOP_SLOW", -1.0)  # every commit is slow
-    first, second = _move(t, 1), None
-    await store.record_action(first[0], t.version, first[1])
-    second = _move(first[0], 2)
-    await store.record_action(second[0], first[0].version, second[1])
+    await _two_moves(store, t)
     assert [name for name, _ in seen] == [threading.current_thread().name, "tablee-moves"]
     assert moves.slow == 1
     assert [a.seq for a in await store.actions(t.id, 1)] == [1, 2]
@@ -623,10 +626,7 @@ async def test_the_moves_written_on_the_event_loop_are_checkpointed_by_sqlite_s_
     with closing(sqlite3.connect(moves.path)) as other:
         other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     seen = _thread_of_each_write(monkeypatch)
-    first = _move(t, 1)
-    await store.record_action(first[0], t.version, first[1])
-    second = _move(first[0], 2)
-    await store.record_action(second[0], first[0].version, second[1])
+    await _two_moves(store, t)
     assert [name for name, _ in seen] == [threading.current_thread().name] * 2
     assert moves._checkpoint is not None
     await asyncio.wait_for(moves._checkpoint, 10)
