@@ -596,14 +596,19 @@ async def test_a_move_at_a_room_s_pace_is_committed_on_the_event_loop_not_in_sql
         assert m.seq in [a.seq for a in await store.actions(t.id, 1)]
 
 
+def _sqlite_moves(store: Store) -> SqliteMoves:
+    moves = store._writes.direct
+    assert isinstance(moves, SqliteMoves)
+    return moves
+
+
 async def test_after_a_slow_commit_on_the_event_loop_the_moves_go_to_sqlite_s_thread_a_while(
     sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a slow disk must not hold the loop move after move: one slow commit on it, and the next
     # groups wait for the disk in the thread
     store = sqlite_store
-    moves = store._writes.direct
-    assert isinstance(moves, SqliteMoves)
+    moves = _sqlite_moves(store)
     t = await _playing(store, 40)
     seen = _thread_of_each_write(monkeypatch)
     monkeypatch.setattr(direct, "ON_LOOP_SLOW", -1.0)  # every commit is slow
@@ -619,8 +624,7 @@ async def test_the_moves_written_on_the_event_loop_are_checkpointed_by_sqlite_s_
     # the loop's connection never checkpoints (a copy and a sync on the loop): the thread copies
     # its moves from the log into the database file
     store = sqlite_store
-    moves = store._writes.direct
-    assert isinstance(moves, SqliteMoves)
+    moves = _sqlite_moves(store)
     monkeypatch.setattr(direct, "CHECKPOINT_EVERY", 2)
     t = await _playing(store, 41)
     with closing(sqlite3.connect(moves.path)) as other:
