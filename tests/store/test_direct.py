@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import sqlite3
 import struct
 import threading
@@ -641,3 +642,30 @@ async def test_the_moves_written_on_the_event_loop_are_checkpointed_by_sqlite_s_
     with closing(sqlite3.connect(alone)) as copy:
         seqs = copy.execute(f"SELECT seq FROM actions WHERE table_id = {t.id}").fetchall()
     assert sorted(seqs) == [(1,), (2,)]
+
+
+async def test_a_failed_checkpoint_of_the_event_loop_s_moves_is_logged_when_it_fails(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # the moves stay in the WAL (durable), but the store says so when it happens, not at close
+    store = sqlite_store
+    moves = _sqlite_moves(store)
+    monkeypatch.setattr(direct, "CHECKPOINT_EVERY", 2)
+
+    def failing(conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(direct, "_checkpoint", failing)
+    t = await _playing(store, 42)
+    with caplog.at_level(logging.WARNING, logger="tablee.store"):
+        await _two_moves(store, t)
+        assert moves._checkpoint is not None
+        with pytest.raises(sqlite3.OperationalError):
+            await asyncio.wait_for(asyncio.shield(moves._checkpoint), 10)
+        await asyncio.sleep(0)  # the done-callbacks run a turn after the task is done
+    assert any(
+        "checkpoint" in r.getMessage() and "disk I/O error" in r.getMessage()
+        for r in caplog.records
+        if r.name == "tablee.store"
+    )
+    assert [a.seq for a in await store.actions(t.id, 1)] == [1, 2]

@@ -407,6 +407,7 @@ class SqliteMoves:
         ):
             self._unchecked = 0
             self._checkpoint = asyncio.ensure_future(self._thread.run(_checkpoint))
+            self._checkpoint.add_done_callback(_checkpoint_done)
         return written
 
     def _connect_loop(self) -> sqlite3.Connection:
@@ -475,6 +476,13 @@ def _checkpoint(conn: sqlite3.Connection) -> None:
     """What the loop's commits added to the log copied into the database, as far as no reader
     holds it back (PASSIVE: it waits for nobody)."""
     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
+def _checkpoint_done(task: asyncio.Task[Any]) -> None:
+    # said when it fails, not only at ``close()``: a failed passive checkpoint loses nothing (the
+    # moves stay in the WAL, which is durable), but a log that is never copied back grows
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.warning("a checkpoint of the moves' log failed (they stay in the log): %r", exc)
 
 
 def _sqlite_write(
