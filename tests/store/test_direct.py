@@ -669,3 +669,31 @@ async def test_a_failed_checkpoint_of_the_event_loop_s_moves_is_logged_when_it_f
         if r.name == "tablee.store"
     )
     assert [a.seq for a in await store.actions(t.id, 1)] == [1, 2]
+
+
+@pytest.mark.parametrize("beside", [60.0, -1.0], ids=["within-bound", "over-bound"])
+async def test_a_commit_beside_the_checkpoint_keeps_the_moves_on_the_loop_within_its_bound(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch, beside: float
+) -> None:
+    # a commit that shares the disk with the thread's checkpoint is slower for it, not for a slow
+    # disk: it keeps the moves on the loop unless it is past the bound kept for that case
+    store = sqlite_store
+    moves = _sqlite_moves(store)
+    t = await _playing(store, 43 if beside > 0 else 44)
+    seen = _thread_of_each_write(monkeypatch)
+    monkeypatch.setattr(direct, "ON_LOOP_SLOW", -1.0)  # every commit would be slow alone
+    monkeypatch.setattr(direct, "ON_LOOP_SLOW_BESIDE_CHECKPOINT", beside)
+    running: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    moves._checkpoint = running  # type: ignore[assignment]  # a checkpoint still running
+    try:
+        await _two_moves(store, t)
+    finally:
+        running.set_result(None)
+    loop_thread = threading.current_thread().name
+    if beside > 0:
+        assert [name for name, _ in seen] == [loop_thread, loop_thread]
+        assert moves.slow == 0
+    else:
+        assert [name for name, _ in seen] == [loop_thread, "tablee-moves"]
+        assert moves.slow == 1
+    assert [a.seq for a in await store.actions(t.id, 1)] == [1, 2]
