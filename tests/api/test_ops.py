@@ -160,6 +160,32 @@ def test_metrics_time_each_group_commit_and_count_the_writes_it_carried(
     assert 0 < grown("tablee_store_commit_seconds_sum") < 60
 
 
+def test_metrics_say_where_sqlite_committed_each_group_of_moves(
+    sqlite_db: Database, toy_game: ToyGame
+) -> None:
+    # an operator reads off /metrics whether the disk keeps the moves off the event loop
+    with Server(sqlite_db, admin_token=TOKEN) as srv:
+        alice, bob, t = seated(srv)
+        before = metrics(srv)
+        with srv.ws(alice) as wa, srv.ws(bob) as wb:
+            conns = {0: wa, 1: wb}
+            for _ in range(3):
+                seat = wa.sync(t["id"])["to_act"][0]
+                play(conns[seat], t["id"])
+        m = metrics(srv)
+        counts = srv.app.state.store.sqlite_moves
+    assert counts is not None
+    groups = "tablee_store_sqlite_move_groups_total"
+    # three moves, one after the other: each a group of moves alone, on the loop or in the thread
+    grown = sum(
+        sample(m, groups, where=w) - sample(before, groups, where=w) for w in ("loop", "thread")
+    )
+    assert grown == 3
+    assert sample(m, groups, where="loop") == counts["loop"]
+    assert sample(m, groups, where="thread") == counts["thread"]
+    assert sample(m, "tablee_store_sqlite_slow_loop_commits_total") == counts["slow"]
+
+
 def test_each_app_has_its_own_metrics(sqlite_db: Database, toy_game: ToyGame) -> None:
     with Server(sqlite_db, admin_token=TOKEN) as one, Server(sqlite_db, admin_token=TOKEN) as two:
         alice, _, t = seated(one)

@@ -207,6 +207,23 @@ class _Live(Collector):
                 "Held tables brought up to date from the database (their new log rows replayed)",
                 value=manager.pipeline.catch_ups,
             )
+            sqlite = manager.store.sqlite_moves
+            if sqlite is not None:
+                groups = CounterMetricFamily(
+                    "tablee_store_sqlite_move_groups",
+                    "SQLite: groups of moves alone committed on the event loop (small ones, the"
+                    " file free) and in the moves' thread",
+                    labels=["where"],
+                )
+                for where in ("loop", "thread"):
+                    groups.add_metric([where], sqlite[where])
+                yield groups
+                yield CounterMetricFamily(
+                    "tablee_store_sqlite_slow_loop_commits",
+                    "SQLite: commits on the event loop slow enough to send the groups to the"
+                    " thread a while (a slow disk)",
+                    value=sqlite["slow"],
+                )
             crossed = CounterMetricFamily(
                 "tablee_cluster_messages",
                 "Several processes: changes' frames relayed and received, moves sent to a"

@@ -334,6 +334,11 @@ class SqliteMoves:
         self.to_thread = 0
         self.slow = 0
 
+    def counts(self) -> dict[str, int]:
+        """Groups of moves alone committed on the event loop and in the thread, and the slow
+        commits on the loop that sent the groups to the thread a while (``/metrics``)."""
+        return {"loop": self.on_loop, "thread": self.to_thread, "slow": self.slow}
+
     def _connect(self) -> sqlite3.Connection:
         # autocommit (isolation_level None): the transaction is this module's own
         conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)

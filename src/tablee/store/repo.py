@@ -37,7 +37,7 @@ from tablee.tables.records import (
 )
 
 from . import models as m
-from .direct import direct_writer
+from .direct import SqliteMoves, direct_writer
 from .encoding import json_text
 from .names import NameReserved, NameTaken, name_key, reserved
 from .reads import direct_reader
@@ -511,6 +511,13 @@ class Store:
     def writes(self) -> int:
         """Table writes since start-up (each in one of ``commits``)."""
         return self._writes.writes
+
+    @property
+    def sqlite_moves(self) -> dict[str, int] | None:
+        """On a SQLite file, where its groups of moves alone were committed (``loop``,
+        ``thread``) and the slow commits on the loop (``slow``); None on another database."""
+        direct = self._writes.direct
+        return direct.counts() if isinstance(direct, SqliteMoves) else None
 
     @property
     def commit_hooks(self) -> list[Callable[[float, int], None]]:
