@@ -632,6 +632,11 @@ def _counter_key(name: str, labels: dict[str, str]) -> str | None:
             return "move sum"
     if name == "tablee_store_writes_total":
         return "writes"
+    # SQLite: where the groups of moves alone were committed, and the loop's slow commits
+    if name == "tablee_store_sqlite_move_groups_total":
+        return f"sqlite {labels['where']}"
+    if name == "tablee_store_sqlite_slow_loop_commits_total":
+        return "sqlite slow"
     # a sweep of the whole heap holds its process for its length (``api/heap.py``)
     if name == "tablee_heap_sweeps_total":
         return "sweeps"
@@ -667,6 +672,19 @@ def commits(grown: dict[str, float]) -> dict[str, float]:
         "move mean ms": 1000 * moves[1],
         "move p99 ms ≤": 1000 * moves[2],
         "heap sweeps": grown.get("sweeps", 0.0),
+        **_on_loop(grown),
+    }
+
+
+def _on_loop(grown: dict[str, float]) -> dict[str, float]:
+    """SQLite: the share of the window's groups of moves alone committed on the event loop
+    and the loop's slow commits (each sent the groups to the thread a second); none elsewhere."""
+    alone = grown.get("sqlite loop", 0.0) + grown.get("sqlite thread", 0.0)
+    if not alone:
+        return {}
+    return {
+        "on loop %": 100 * grown.get("sqlite loop", 0.0) / alone,
+        "slow loop commits": grown.get("sqlite slow", 0.0),
     }
 
 
@@ -1214,6 +1232,10 @@ def main() -> None:
                 " within {p99 ms ≤:.1f} ms, {writes each:.2f} writes each; sweeps of the heap:"
                 " {heap sweeps:.0f}".format_map(r["commits"])
                 if r["commits"]
+                else "",
+                "; groups of moves alone on the event loop: {on loop %:.0f} %, slow commits"
+                " there: {slow loop commits:.0f}".format_map(r["commits"])
+                if "on loop %" in r["commits"]
                 else "",
                 "; the moves sent beside a game's end ({share %:.1f} %): p99 {beside p99 ms:.2f}"
                 " ms, the others' {apart p99 ms:.2f} ms".format_map(r["ends"])

@@ -134,6 +134,35 @@ def test_the_load_bench_reads_the_window_s_commits_from_what_metrics_exports() -
     assert figures["p99 ms ≤"] == 25  # the bucket that holds the slowest of four
     assert figures["move mean ms"] == pytest.approx(5)
     assert figures["move p99 ms ≤"] == 10
+    assert "on loop %" not in figures  # no SQLite moves' writer here
+
+
+def test_the_load_bench_reads_where_sqlite_committed_the_window_s_moves() -> None:
+    # the names are /metrics' own (tests/api/test_ops.py reads them off a SQLite server)
+    load_bench = load("load")
+
+    def text(loop: int, thread: int, slow: int) -> str:
+        return (
+            "# TYPE tablee_store_sqlite_move_groups counter\n"
+            f'tablee_store_sqlite_move_groups_total{{where="loop"}} {loop}\n'
+            f'tablee_store_sqlite_move_groups_total{{where="thread"}} {thread}\n'
+            "# TYPE tablee_store_sqlite_slow_loop_commits counter\n"
+            f"tablee_store_sqlite_slow_loop_commits_total {slow}\n"
+            "# TYPE tablee_store_commit_seconds histogram\n"
+            f'tablee_store_commit_seconds_bucket{{le="+Inf"}} {loop + thread}\n'
+            f"tablee_store_commit_seconds_sum {0.001 * (loop + thread)}\n"
+            "# TYPE tablee_action_seconds histogram\n"
+            f'tablee_action_seconds_bucket{{le="+Inf",source="player"}} {loop + thread}\n'
+            f'tablee_action_seconds_sum{{source="player"}} {0.002 * (loop + thread)}\n'
+        )
+
+    before: dict[str, float] = {}
+    after: dict[str, float] = {}
+    load_bench.add_counters(text(10, 5, 1), before)
+    load_bench.add_counters(text(40, 15, 3), after)
+    figures = load_bench.commits({k: v - before.get(k, 0.0) for k, v in after.items()})
+    assert figures["on loop %"] == pytest.approx(75)  # 30 of the window's 40 groups
+    assert figures["slow loop commits"] == 2
 
 
 @pytest.mark.parametrize("name", ["views", "codec"])
