@@ -132,18 +132,23 @@ def test_metrics_count_tables_sockets_moves_latency_and_errors_by_code(
         assert sample(m, "tablee_admin_actions_total", action="table.inspect") == 1
 
 
+def around_three_moves(srv: Server) -> tuple[dict[Any, float], dict[Any, float]]:
+    """The metrics before and after Alice and Bob play three moves, one after the other."""
+    alice, bob, t = seated(srv)
+    before = metrics(srv)
+    with srv.ws(alice) as wa, srv.ws(bob) as wb:
+        conns = {0: wa, 1: wb}
+        for _ in range(3):
+            seat = wa.sync(t["id"])["to_act"][0]
+            play(conns[seat], t["id"])
+    return before, metrics(srv)
+
+
 def test_metrics_time_each_group_commit_and_count_the_writes_it_carried(
     sqlite_db: Database, toy_game: ToyGame
 ) -> None:
     with Server(sqlite_db, admin_token=TOKEN) as srv:
-        alice, bob, t = seated(srv)
-        before = metrics(srv)
-        with srv.ws(alice) as wa, srv.ws(bob) as wb:
-            conns = {0: wa, 1: wb}
-            for _ in range(3):
-                seat = wa.sync(t["id"])["to_act"][0]
-                play(conns[seat], t["id"])
-        m = metrics(srv)
+        before, m = around_three_moves(srv)
     store = srv.app.state.store
 
     def grown(name: str, **labels: str) -> float:
@@ -165,14 +170,7 @@ def test_metrics_say_where_sqlite_committed_each_group_of_moves(
 ) -> None:
     # an operator reads off /metrics whether the disk keeps the moves off the event loop
     with Server(sqlite_db, admin_token=TOKEN) as srv:
-        alice, bob, t = seated(srv)
-        before = metrics(srv)
-        with srv.ws(alice) as wa, srv.ws(bob) as wb:
-            conns = {0: wa, 1: wb}
-            for _ in range(3):
-                seat = wa.sync(t["id"])["to_act"][0]
-                play(conns[seat], t["id"])
-        m = metrics(srv)
+        before, m = around_three_moves(srv)
         counts = srv.app.state.store.sqlite_moves
     assert counts is not None
     groups = "tablee_store_sqlite_move_groups_total"
