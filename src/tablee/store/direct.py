@@ -305,8 +305,8 @@ ON_LOOP_SLOW = 0.002
 ON_LOOP_PAUSE = 1.0
 #: a commit while the thread checkpoints shares the disk with the checkpoint's sync: up to this
 #: long (seconds) it is the checkpoint's doing, not a slow disk. Under a room's pace nine of the
-#: eleven commits over 2 ms in a minute fell beside a checkpoint (none over 3 ms), and each sent
-#: a second of moves through the thread: half the moves, and a longer tail (docs/scaling.md)
+#: eleven commits over 2 ms in a 40-s window fell beside a checkpoint (none over 3 ms), and each
+#: sent a second of moves through the thread: half the moves, and a longer tail (docs/scaling.md)
 ON_LOOP_SLOW_BESIDE_CHECKPOINT = 0.010
 #: the loop's connection never checkpoints (it would copy the log into the database and sync it,
 #: on the loop): the thread does, a passive checkpoint every this many moves written on the loop
@@ -414,9 +414,7 @@ class SqliteMoves:
             self._paused_until = time.monotonic() + ON_LOOP_PAUSE
         self.on_loop += 1
         self._unchecked += len(rows)
-        if self._unchecked >= CHECKPOINT_EVERY and (
-            self._checkpoint is None or self._checkpoint.done()
-        ):
+        if self._unchecked >= CHECKPOINT_EVERY and not checkpointing:
             self._unchecked = 0
             self._checkpoint = asyncio.ensure_future(self._thread.run(_checkpoint))
             self._checkpoint.add_done_callback(_checkpoint_done)
